@@ -1,0 +1,165 @@
+//! The command line: `tropa` alone speaks UCI; subcommands run the tools.
+
+pub mod bench;
+mod tools;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Tropa, a chess engine in the classical Soviet school. Without a subcommand it speaks UCI on
+/// standard input and output.
+#[derive(Parser, Debug)]
+#[command(name = "tropa", version, about)]
+pub struct Cli {
+    /// What to do (default: UCI).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Speak UCI on standard input/output (the default).
+    Uci,
+    /// Fixed-depth search over the bench positions; last line "N nodes M nps".
+    Bench {
+        /// Search depth.
+        #[arg(default_value_t = bench::DEFAULT_DEPTH)]
+        depth: i32,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
+    /// Count leaf nodes of the move tree, split by root move.
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        /// Position (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Read castling rights as Chess960 (Shredder-FEN or X-FEN).
+        #[arg(long)]
+        chess960: bool,
+    },
+    /// Check every count of perft suites (EPD lines "FEN ;D1 n ;D2 n …").
+    PerftSuite {
+        /// Suite files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Skip depths deeper than this.
+        #[arg(long, default_value_t = 4)]
+        max_depth: u32,
+        /// Skip expected counts larger than this.
+        #[arg(long)]
+        max_nodes: Option<u64>,
+    },
+    /// Print every evaluation term for both sides.
+    Eval {
+        /// Position (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+    },
+    /// Analyse a position, printing each iteration with the main line in SAN.
+    Analyse {
+        /// Position (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves (UCI notation) played from the position first.
+        #[arg(long, num_args = 1.., value_delimiter = ' ')]
+        moves: Vec<String>,
+        /// Search depth.
+        #[arg(long)]
+        depth: Option<i32>,
+        /// Search time in seconds (default 5 when no depth is given).
+        #[arg(long)]
+        time: Option<f64>,
+        /// Number of lines.
+        #[arg(long, default_value_t = 1)]
+        multipv: usize,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+    },
+    /// Fit the evaluation weights to labelled positions (Texel method).
+    Tune {
+        /// Positions, one "FEN;result;score" per line (plain or .xz).
+        #[arg(long)]
+        data: PathBuf,
+        /// Passes over the data.
+        #[arg(long, default_value_t = 300)]
+        epochs: usize,
+        /// Adam step size in centipawns.
+        #[arg(long, default_value_t = 1.0)]
+        learning_rate: f64,
+        /// Weight of the game result in the target (the rest: the engine score).
+        #[arg(long, default_value_t = 0.5)]
+        result_weight: f64,
+        /// Use at most this many positions (0 = all).
+        #[arg(long, default_value_t = 0)]
+        limit: usize,
+        /// Where to write the weights.
+        #[arg(short, long, default_value = "src/eval/weights.rs")]
+        output: PathBuf,
+    },
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None | Some(Command::Uci) => {
+            crate::uci::run(&mut std::io::stdin().lock(), crate::uci::Output::stdout());
+            Ok(())
+        }
+        Some(Command::Bench { depth, hash }) => {
+            bench::run(depth.clamp(1, 64), hash.max(1));
+            Ok(())
+        }
+        Some(Command::Perft {
+            depth,
+            fen,
+            chess960,
+        }) => tools::perft(depth, fen.as_deref(), chess960),
+        Some(Command::PerftSuite {
+            files,
+            max_depth,
+            max_nodes,
+        }) => tools::perft_suite(&files, max_depth, max_nodes),
+        Some(Command::Eval { fen }) => tools::eval(fen.as_deref()),
+        Some(Command::Analyse {
+            fen,
+            moves,
+            depth,
+            time,
+            multipv,
+            threads,
+            hash,
+        }) => tools::analyse(&tools::AnalyseArgs {
+            fen,
+            moves,
+            depth,
+            time,
+            multipv,
+            threads,
+            hash,
+        }),
+        Some(Command::Tune {
+            data,
+            epochs,
+            learning_rate,
+            result_weight,
+            limit,
+            output,
+        }) => tools::tune(&data, epochs, learning_rate, result_weight, limit, &output),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(message) => {
+            eprintln!("tropa: {message}");
+            1
+        }
+    }
+}

@@ -1,0 +1,231 @@
+//! The command-line tools: perft, perft suites, eval, analyse and tune.
+
+use crate::eval::{explain, params::S, tune, PHASE_MAX};
+use crate::rules::notation::{line_to_numbered_san, move_to_san};
+use crate::rules::perft::{divide, parse_suite_line, perft as count};
+use crate::rules::{parse_fen, Game, START_FEN};
+use crate::search::{Engine, Limits, Progress, Reporter, ScoreBound, SearchControl};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// `tropa perft`: divide, total, time and speed.
+pub fn perft(depth: u32, fen: Option<&str>, chess960: bool) -> Result<(), String> {
+    let board = parse_fen(fen.unwrap_or(START_FEN), chess960).map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let mut total = 0;
+    for (mv, nodes) in divide(&board, depth.max(1)) {
+        println!(
+            "{}: {nodes}",
+            crate::rules::notation::move_to_uci(&board, mv, chess960)
+        );
+        total += nodes;
+    }
+    let seconds = start.elapsed().as_secs_f64().max(1e-9);
+    println!("\nNodes searched: {total}");
+    println!(
+        "time {:.3} s, {:.1} Mnps",
+        seconds,
+        total as f64 / seconds / 1e6
+    );
+    Ok(())
+}
+
+/// `tropa perft-suite`: every count up to the limits must match.
+pub fn perft_suite(
+    files: &[PathBuf],
+    max_depth: u32,
+    max_nodes: Option<u64>,
+) -> Result<(), String> {
+    let (mut checked, mut failed, mut leaves) = (0u64, 0u64, 0u64);
+    let start = Instant::now();
+    for file in files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        for (number, line) in text.lines().enumerate() {
+            let case = match parse_suite_line(line) {
+                Ok(Some(case)) => case,
+                Ok(None) => continue,
+                Err(e) => return Err(format!("{}:{}: {e}", file.display(), number + 1)),
+            };
+            for &(depth, expected) in &case.expected {
+                if depth > max_depth || max_nodes.is_some_and(|m| expected > m as u128) {
+                    continue;
+                }
+                let got = count(&case.board, depth);
+                checked += 1;
+                leaves += got;
+                if got as u128 != expected {
+                    failed += 1;
+                    println!(
+                        "MISMATCH {}:{} depth {depth}: expected {expected}, got {got}  {}",
+                        file.display(),
+                        number + 1,
+                        case.fen
+                    );
+                }
+            }
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    println!("{checked} counts checked, {failed} mismatches, {leaves} leaves in {seconds:.1} s");
+    if failed > 0 {
+        Err(format!("{failed} perft mismatches"))
+    } else {
+        Ok(())
+    }
+}
+
+/// `tropa eval`: every term for both sides.
+pub fn eval(fen: Option<&str>) -> Result<(), String> {
+    let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
+    let e = explain(&board);
+    let blend = |s: S| crate::eval::taper(s, e.phase, crate::eval::SCALE_NORMAL);
+    println!(
+        "{:32} {:>15} {:>15} {:>8}",
+        "term", "white (mg eg)", "black (mg eg)", "net"
+    );
+    for t in &e.terms {
+        println!(
+            "{:32} {:>7} {:>7} {:>7} {:>7} {:>8}",
+            t.name,
+            t.white.0,
+            t.white.1,
+            t.black.0,
+            t.black.1,
+            blend(t.white) - blend(t.black)
+        );
+    }
+    println!(
+        "phase {}/{PHASE_MAX}, endgame scale {}/{}, mop-up {}",
+        e.phase,
+        e.scale,
+        crate::eval::SCALE_NORMAL,
+        e.mop_up
+    );
+    if e.insufficient_material {
+        println!("draw: insufficient material");
+    }
+    let stm = if board.side_to_move() == crate::rules::Color::White {
+        e.white_score
+    } else {
+        -e.white_score
+    };
+    println!(
+        "total {} (White's view), {} for the side to move",
+        e.white_score, stm
+    );
+    Ok(())
+}
+
+/// Arguments of `tropa analyse`.
+pub struct AnalyseArgs {
+    /// Position.
+    pub fen: Option<String>,
+    /// Moves played first.
+    pub moves: Vec<String>,
+    /// Depth limit.
+    pub depth: Option<i32>,
+    /// Time limit in seconds.
+    pub time: Option<f64>,
+    /// Lines.
+    pub multipv: usize,
+    /// Threads.
+    pub threads: usize,
+    /// Hash in MB.
+    pub hash: usize,
+}
+
+struct SanReporter {
+    root: crate::rules::Board,
+}
+
+impl Reporter for SanReporter {
+    fn progress(&mut self, p: &Progress) {
+        let bound = match p.bound {
+            ScoreBound::Exact => "",
+            ScoreBound::Lower => " (lower bound)",
+            ScoreBound::Upper => " (upper bound)",
+        };
+        let score = match p.score {
+            crate::search::Score::Centipawns(cp) => format!("{:+.2}", cp as f64 / 100.0),
+            crate::search::Score::Mate(m) => format!("#{m}"),
+        };
+        let line = if p.multipv > 1 {
+            format!(" [{}]", p.multipv)
+        } else {
+            String::new()
+        };
+        println!(
+            "depth {:2}/{:<2}{line} {:>7}{bound}  {:>10} nodes {:>7} ms  {}",
+            p.depth,
+            p.seldepth,
+            score,
+            p.nodes,
+            p.time_ms,
+            line_to_numbered_san(&self.root, &p.pv)
+        );
+    }
+}
+
+/// `tropa analyse`.
+pub fn analyse(args: &AnalyseArgs) -> Result<(), String> {
+    let moves: Vec<&str> = args.moves.iter().map(String::as_str).collect();
+    let game = Game::from_uci(args.fen.as_deref(), &moves, false).map_err(|e| e.to_string())?;
+    let mut engine = Engine::new(args.hash.max(1), args.threads.max(1));
+    engine.options.multipv = args.multipv.max(1);
+    let time = match (args.depth, args.time) {
+        (None, None) => Some(5.0),
+        (_, t) => t,
+    };
+    if time.is_some_and(|t| !(t > 0.0 && t.is_finite())) {
+        return Err("--time must be a positive number of seconds".into());
+    }
+    let limits = Limits {
+        depth: args.depth,
+        movetime: time.map(|t| (t * 1000.0) as u64),
+        ..Default::default()
+    };
+    engine.options.move_overhead = 0;
+    println!("{}", game.board());
+    let mut reporter = SanReporter {
+        root: game.board().clone(),
+    };
+    let result = engine.search(&game, &limits, &SearchControl::new(), &mut reporter);
+    match result.best {
+        Some(best) => println!("best move {}", move_to_san(game.board(), best)),
+        None => println!("no legal move"),
+    }
+    Ok(())
+}
+
+/// `tropa tune`.
+pub fn tune(
+    data: &Path,
+    epochs: usize,
+    learning_rate: f64,
+    result_weight: f64,
+    limit: usize,
+    output: &Path,
+) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&result_weight) {
+        return Err("--result-weight must be between 0 and 1".into());
+    }
+    let config = tune::TuneConfig {
+        result_weight,
+        epochs,
+        learning_rate,
+        limit,
+    };
+    let start = Instant::now();
+    let weights = tune::tune(data, &config, |line| eprintln!("{line}"))?;
+    let provenance = format!(
+        "Fitted by `tropa tune --data {} --epochs {epochs} --learning-rate {learning_rate} --result-weight {result_weight} --limit {limit}`\nin {:.0} s.",
+        data.display(),
+        start.elapsed().as_secs_f64()
+    );
+    tune::report(&mut std::io::stderr(), &crate::eval::WEIGHTS, &weights)
+        .map_err(|e| e.to_string())?;
+    tune::write_weights(output, &weights, &provenance)
+        .map_err(|e| format!("{}: {e}", output.display()))?;
+    eprintln!("weights written to {}", output.display());
+    Ok(())
+}

@@ -1,0 +1,337 @@
+//! Texel-style tuning: fit the evaluation weights to positions labelled with game results.
+//!
+//! Each position is traced once into a sparse list of (parameter, White count − Black count);
+//! the score is then linear in the weights, so the mean squared error between
+//! `sigmoid(K · eval)` and the target (a blend of the game result and, when present, the
+//! engine's own search score) is minimised by Adam over full batches, on all cores. The result
+//! is written as `src/eval/weights.rs`.
+
+use super::params::{Block, BLOCKS, COUNT, MATERIAL, PSQT, S};
+use super::{endgame, insufficient_material, phase, terms, Sink, PHASE_MAX, SCALE_NORMAL, WEIGHTS};
+use crate::rules::{parse_fen, Board, Color, Piece};
+use std::io::{BufRead, Write};
+use std::path::Path;
+
+/// A position reduced to what the loss needs.
+struct Sample {
+    /// Sparse coefficients: parameter index and White-minus-Black count.
+    coefs: Vec<(u16, i16)>,
+    phase: i16,
+    /// Endgame scale for each possible sign of the endgame score (White ahead, Black ahead).
+    scale: [i16; 2],
+    mop_up: i16,
+    target: f32,
+}
+
+#[derive(Default)]
+struct Tracer {
+    coefs: Vec<(u16, i16)>,
+}
+
+impl Sink for Tracer {
+    fn add(&mut self, color: Color, index: usize, count: i32) {
+        let signed = if color == Color::White { count } else { -count };
+        match self.coefs.iter_mut().find(|(i, _)| *i as usize == index) {
+            Some(entry) => entry.1 += signed as i16,
+            None => self.coefs.push((index as u16, signed as i16)),
+        }
+    }
+}
+
+fn trace(board: &Board, target: f32) -> Option<Sample> {
+    if insufficient_material(board) {
+        return None;
+    }
+    let mut tracer = Tracer::default();
+    terms::collect(board, &mut tracer);
+    tracer.coefs.retain(|&(_, c)| c != 0);
+    Some(Sample {
+        coefs: tracer.coefs,
+        phase: phase(board) as i16,
+        scale: [
+            endgame::scale(board, Color::White) as i16,
+            endgame::scale(board, Color::Black) as i16,
+        ],
+        mop_up: endgame::mop_up(board) as i16,
+        target,
+    })
+}
+
+/// Settings of a tuning run.
+pub struct TuneConfig {
+    /// Weight of the game result in the target; the rest is the engine score (when present).
+    pub result_weight: f64,
+    /// Passes of Adam over the whole data set.
+    pub epochs: usize,
+    /// Adam step size, in centipawns.
+    pub learning_rate: f64,
+    /// Use at most this many positions (0 = all).
+    pub limit: usize,
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Reads `FEN;result;score` lines (result 1.0/0.5/0.0 from White's view, score in centipawns
+/// from White's view or empty). Lines that do not parse are counted and skipped.
+fn load(path: &Path, config: &TuneConfig, k: f64) -> Result<(Vec<Sample>, usize), String> {
+    let reader: Box<dyn BufRead> = if path.extension().is_some_and(|e| e == "xz") {
+        let child = std::process::Command::new("xz")
+            .arg("-dc")
+            .arg(path)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot run xz to read {}: {e}", path.display()))?;
+        Box::new(std::io::BufReader::new(
+            child.stdout.ok_or("xz gave no output")?,
+        ))
+    } else {
+        Box::new(std::io::BufReader::new(
+            std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        ))
+    };
+    let mut samples = Vec::new();
+    let mut skipped = 0;
+    for line in reader.lines() {
+        let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut fields = line.split(';');
+        let (Some(fen), Some(result)) = (fields.next(), fields.next()) else {
+            skipped += 1;
+            continue;
+        };
+        let (Ok(board), Ok(result)) = (parse_fen(fen, false), result.trim().parse::<f64>()) else {
+            skipped += 1;
+            continue;
+        };
+        let score = fields
+            .next()
+            .and_then(|s| s.trim().parse::<f64>().ok())
+            .filter(|s| s.abs() < 3000.0);
+        let target = match score {
+            Some(cp) => {
+                config.result_weight * result + (1.0 - config.result_weight) * sigmoid(k * cp)
+            }
+            None => result,
+        };
+        if let Some(sample) = trace(&board, target as f32) {
+            samples.push(sample);
+        }
+        if config.limit > 0 && samples.len() >= config.limit {
+            break;
+        }
+    }
+    Ok((samples, skipped))
+}
+
+fn eval_sample(s: &Sample, w: &[[f64; 2]]) -> f64 {
+    let (mut mg, mut eg) = (0.0, 0.0);
+    for &(i, c) in &s.coefs {
+        mg += w[i as usize][0] * c as f64;
+        eg += w[i as usize][1] * c as f64;
+    }
+    let scale = s.scale[usize::from(eg < 0.0)] as f64 / SCALE_NORMAL as f64;
+    let p = s.phase as f64 / PHASE_MAX as f64;
+    mg * p + eg * (1.0 - p) * scale + s.mop_up as f64
+}
+
+/// Mean squared error and its gradient over a slice of samples.
+fn error_and_gradient(samples: &[Sample], w: &[[f64; 2]], k: f64) -> (f64, Vec<[f64; 2]>) {
+    let mut grad = vec![[0.0; 2]; w.len()];
+    let mut error = 0.0;
+    for s in samples {
+        let (mut mg, mut eg) = (0.0, 0.0);
+        for &(i, c) in &s.coefs {
+            mg += w[i as usize][0] * c as f64;
+            eg += w[i as usize][1] * c as f64;
+        }
+        let scale = s.scale[usize::from(eg < 0.0)] as f64 / SCALE_NORMAL as f64;
+        let p = s.phase as f64 / PHASE_MAX as f64;
+        let e = mg * p + eg * (1.0 - p) * scale + s.mop_up as f64;
+        let sig = sigmoid(k * e);
+        let diff = sig - s.target as f64;
+        error += diff * diff;
+        let d = 2.0 * diff * sig * (1.0 - sig) * k;
+        for &(i, c) in &s.coefs {
+            grad[i as usize][0] += d * c as f64 * p;
+            grad[i as usize][1] += d * c as f64 * (1.0 - p) * scale;
+        }
+    }
+    (error, grad)
+}
+
+fn parallel_error_and_gradient(samples: &[Sample], w: &[[f64; 2]], k: f64) -> (f64, Vec<[f64; 2]>) {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = samples.len().div_ceil(threads).max(1);
+    let parts: Vec<(f64, Vec<[f64; 2]>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = samples
+            .chunks(chunk)
+            .map(|c| scope.spawn(move || error_and_gradient(c, w, k)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("tuning thread panicked"))
+            .collect()
+    });
+    let mut grad = vec![[0.0; 2]; w.len()];
+    let mut error = 0.0;
+    for (e, g) in parts {
+        error += e;
+        for (a, b) in grad.iter_mut().zip(g) {
+            a[0] += b[0];
+            a[1] += b[1];
+        }
+    }
+    let n = samples.len().max(1) as f64;
+    (
+        error / n,
+        grad.into_iter().map(|g| [g[0] / n, g[1] / n]).collect(),
+    )
+}
+
+/// The scaling constant K (per centipawn) that best fits the current weights to the results.
+fn fit_k(samples: &[Sample], w: &[[f64; 2]]) -> f64 {
+    let error = |k: f64| {
+        samples
+            .iter()
+            .map(|s| (sigmoid(k * eval_sample(s, w)) - s.target as f64).powi(2))
+            .sum::<f64>()
+    };
+    let (mut lo, mut hi) = (0.001, 0.02);
+    for _ in 0..40 {
+        let a = lo + (hi - lo) / 3.0;
+        let b = hi - (hi - lo) / 3.0;
+        if error(a) < error(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Runs the tuner on `data` starting from the current weights; returns the new weights and a log.
+pub fn tune(data: &Path, config: &TuneConfig, mut log: impl FnMut(&str)) -> Result<Vec<S>, String> {
+    let mut w: Vec<[f64; 2]> = WEIGHTS.iter().map(|s| [s.0 as f64, s.1 as f64]).collect();
+    // K is fitted on the results alone first, then used to turn engine scores into targets.
+    let result_only = TuneConfig {
+        result_weight: 1.0,
+        epochs: config.epochs,
+        learning_rate: config.learning_rate,
+        limit: config.limit,
+    };
+    let probe_limit = if config.limit == 0 {
+        200_000
+    } else {
+        config.limit.min(200_000)
+    };
+    let (probe, _) = load(
+        data,
+        &TuneConfig {
+            limit: probe_limit,
+            ..result_only
+        },
+        0.0,
+    )?;
+    let k = fit_k(&probe, &w);
+    drop(probe);
+    log(&format!("K = {k:.6} per centipawn"));
+    let (samples, skipped) = load(data, config, k)?;
+    log(&format!(
+        "{} positions traced, {skipped} lines skipped",
+        samples.len()
+    ));
+    if samples.is_empty() {
+        return Err(format!("no usable positions in {}", data.display()));
+    }
+    let (beta1, beta2, eps) = (0.9, 0.999, 1e-8);
+    let mut m = vec![[0.0; 2]; COUNT];
+    let mut v = vec![[0.0; 2]; COUNT];
+    for epoch in 1..=config.epochs {
+        let (error, grad) = parallel_error_and_gradient(&samples, &w, k);
+        for i in 0..COUNT {
+            for j in 0..2 {
+                m[i][j] = beta1 * m[i][j] + (1.0 - beta1) * grad[i][j];
+                v[i][j] = beta2 * v[i][j] + (1.0 - beta2) * grad[i][j] * grad[i][j];
+                let mh = m[i][j] / (1.0 - beta1.powi(epoch as i32));
+                let vh = v[i][j] / (1.0 - beta2.powi(epoch as i32));
+                w[i][j] -= config.learning_rate * mh / (vh.sqrt() + eps);
+            }
+        }
+        if epoch == 1 || epoch % 25 == 0 || epoch == config.epochs {
+            log(&format!("epoch {epoch:4}  error {error:.6}"));
+        }
+    }
+    let mut out: Vec<S> = w
+        .iter()
+        .map(|p| S(p[0].round() as i32, p[1].round() as i32))
+        .collect();
+    centre_piece_square_tables(&mut out);
+    Ok(out)
+}
+
+/// Moves the mean of each piece's square table into its material value, so the material block
+/// reads as piece values and the tables as square bonuses. The evaluation is unchanged up to
+/// rounding, since every piece counts once in each.
+fn centre_piece_square_tables(w: &mut [S]) {
+    for piece in [
+        Piece::Pawn,
+        Piece::Knight,
+        Piece::Bishop,
+        Piece::Rook,
+        Piece::Queen,
+    ] {
+        let squares: Vec<usize> = if piece == Piece::Pawn {
+            (8..56).collect()
+        } else {
+            (0..64).collect()
+        };
+        let n = squares.len() as i32;
+        let mean = squares.iter().fold(S(0, 0), |acc, &sq| {
+            acc + w[PSQT.at(piece as usize * 64 + sq)]
+        });
+        let mean = S(mean.0 / n, mean.1 / n);
+        for &sq in &squares {
+            let i = PSQT.at(piece as usize * 64 + sq);
+            w[i] = w[i] - mean;
+        }
+        let m = MATERIAL.at(piece as usize);
+        w[m] += mean;
+    }
+}
+
+/// Writes the weights as Rust source, one commented block per term, atomically.
+pub fn write_weights(path: &Path, weights: &[S], provenance: &str) -> std::io::Result<()> {
+    let mut text = String::new();
+    text.push_str("//! Evaluation weights (middlegame, endgame) in centipawns, in the order of `params.rs`.\n");
+    text.push_str("//! Generated by `tropa tune`; do not edit by hand.\n");
+    for line in provenance.lines() {
+        text.push_str(&format!("//! {line}\n"));
+    }
+    text.push_str("\nuse super::params::{COUNT, S};\n\n");
+    text.push_str("/// The tuned weights.\n#[rustfmt::skip]\npub static WEIGHTS: [S; COUNT] = [\n");
+    for block in BLOCKS.iter().filter(|b: &&Block| b.len > 0) {
+        text.push_str(&format!("    // {}\n", block.name));
+        for row in weights[block.start..block.start + block.len].chunks(8) {
+            let cells: Vec<String> = row.iter().map(|s| format!("S({}, {})", s.0, s.1)).collect();
+            text.push_str(&format!("    {},\n", cells.join(", ")));
+        }
+    }
+    text.push_str("];\n");
+    crate::util::write_atomically(path, text.as_bytes())
+}
+
+/// Appends a short report of a tuning run to `out`.
+pub fn report(out: &mut impl Write, old: &[S], new: &[S]) -> std::io::Result<()> {
+    for block in BLOCKS.iter() {
+        let changed = (block.start..block.start + block.len)
+            .filter(|&i| old[i] != new[i])
+            .count();
+        writeln!(
+            out,
+            "{:32} {changed:4} of {:4} changed",
+            block.name, block.len
+        )?;
+    }
+    Ok(())
+}

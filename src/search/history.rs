@@ -1,0 +1,196 @@
+//! What the search learns about quiet moves while it runs: the history heuristic (by side,
+//! from and to square), continuation history (by the previous move's piece and square), killer
+//! moves per ply and counter-moves. These order the quiet moves that seed 001 keeps in
+//! "ordered lists".
+
+use crate::rules::{Color, Move, Piece, Square};
+use crate::search::MAX_PLY;
+
+/// Upper bound of a history value; updates saturate towards it ("gravity").
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// A (piece, destination) pair: what continuation history is keyed by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceTo {
+    /// The piece that moved (promotions count as the pawn).
+    pub piece: Piece,
+    /// Where it went.
+    pub to: Square,
+}
+
+impl PieceTo {
+    fn index(self) -> usize {
+        self.piece as usize * 64 + self.to as usize
+    }
+}
+
+/// Per-thread ordering statistics.
+pub struct History {
+    butterfly: Vec<i16>,
+    continuation: Vec<i16>,
+    counters: Vec<Option<Move>>,
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+}
+
+fn gravity(entry: &mut i16, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let value = *entry as i32;
+    *entry = (value + bonus - value * bonus.abs() / HISTORY_MAX) as i16;
+}
+
+/// History bonus for a move that caused a cut-off at `depth`.
+pub fn bonus(depth: i32) -> i32 {
+    (depth * depth * 16 + depth * 32).min(2048)
+}
+
+impl History {
+    /// Empty tables.
+    pub fn new() -> Self {
+        History {
+            butterfly: vec![0; 2 * 64 * 64],
+            continuation: vec![0; 6 * 64 * 6 * 64],
+            counters: vec![None; 6 * 64],
+            killers: [[None; 2]; MAX_PLY + 1],
+        }
+    }
+
+    /// Forgets everything (`ucinewgame`, bench).
+    pub fn clear(&mut self) {
+        self.butterfly.fill(0);
+        self.continuation.fill(0);
+        self.counters.fill(None);
+        self.killers = [[None; 2]; MAX_PLY + 1];
+    }
+
+    /// Forgets only the killers (they belong to one search's plies).
+    pub fn clear_killers(&mut self) {
+        self.killers = [[None; 2]; MAX_PLY + 1];
+    }
+
+    fn butterfly_index(color: Color, mv: Move) -> usize {
+        (color as usize * 64 + mv.from as usize) * 64 + mv.to as usize
+    }
+
+    /// Ordering score of a quiet move: its history plus its continuation histories after the
+    /// previous one and two moves (`prev` entries may be missing at the root or after a null move).
+    pub fn quiet_score(
+        &self,
+        color: Color,
+        mv: Move,
+        piece: Piece,
+        prev: [Option<PieceTo>; 2],
+    ) -> i32 {
+        let this = PieceTo { piece, to: mv.to };
+        let mut score = self.butterfly[Self::butterfly_index(color, mv)] as i32;
+        for p in prev.into_iter().flatten() {
+            score += self.continuation[p.index() * 384 + this.index()] as i32;
+        }
+        score
+    }
+
+    /// Rewards `best` and penalises the quiet moves tried before it at a cut-off.
+    pub fn update_quiets(
+        &mut self,
+        color: Color,
+        best: (Move, Piece),
+        tried: &[(Move, Piece)],
+        prev: [Option<PieceTo>; 2],
+        depth: i32,
+    ) {
+        let b = bonus(depth);
+        self.update_one(color, best.0, best.1, prev, b);
+        for &(mv, piece) in tried {
+            if mv != best.0 {
+                self.update_one(color, mv, piece, prev, -b);
+            }
+        }
+    }
+
+    fn update_one(
+        &mut self,
+        color: Color,
+        mv: Move,
+        piece: Piece,
+        prev: [Option<PieceTo>; 2],
+        bonus: i32,
+    ) {
+        gravity(&mut self.butterfly[Self::butterfly_index(color, mv)], bonus);
+        let this = PieceTo { piece, to: mv.to };
+        for p in prev.into_iter().flatten() {
+            gravity(
+                &mut self.continuation[p.index() * 384 + this.index()],
+                bonus,
+            );
+        }
+    }
+
+    /// The two killer moves of a ply.
+    pub fn killers(&self, ply: usize) -> [Option<Move>; 2] {
+        self.killers[ply.min(MAX_PLY)]
+    }
+
+    /// Records a quiet move that refuted a position at `ply`.
+    pub fn add_killer(&mut self, ply: usize, mv: Move) {
+        let slot = &mut self.killers[ply.min(MAX_PLY)];
+        if slot[0] != Some(mv) {
+            slot[1] = slot[0];
+            slot[0] = Some(mv);
+        }
+    }
+
+    /// The move that last refuted `prev`.
+    pub fn counter(&self, prev: Option<PieceTo>) -> Option<Move> {
+        prev.and_then(|p| self.counters[p.index()])
+    }
+
+    /// Records `mv` as the refutation of `prev`.
+    pub fn set_counter(&mut self, prev: Option<PieceTo>, mv: Move) {
+        if let Some(p) = prev {
+            self.counters[p.index()] = Some(mv);
+        }
+    }
+}
+
+impl Default for History {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rewards_and_penalties_saturate() {
+        let mut h = History::new();
+        let good: Move = "g1f3".parse().unwrap();
+        let bad: Move = "b1c3".parse().unwrap();
+        for _ in 0..200 {
+            h.update_quiets(
+                Color::White,
+                (good, Piece::Knight),
+                &[(bad, Piece::Knight)],
+                [None, None],
+                10,
+            );
+        }
+        let g = h.quiet_score(Color::White, good, Piece::Knight, [None, None]);
+        let b = h.quiet_score(Color::White, bad, Piece::Knight, [None, None]);
+        assert!(
+            g > 0 && g <= HISTORY_MAX && (-HISTORY_MAX..0).contains(&b),
+            "{g} {b}"
+        );
+    }
+
+    #[test]
+    fn killers_keep_two_distinct_moves() {
+        let mut h = History::new();
+        let a: Move = "a2a3".parse().unwrap();
+        let b: Move = "b2b3".parse().unwrap();
+        h.add_killer(3, a);
+        h.add_killer(3, a);
+        h.add_killer(3, b);
+        assert_eq!(h.killers(3), [Some(b), Some(a)]);
+    }
+}

@@ -1,0 +1,575 @@
+//! The search (seeds 001–003): iterative deepening that fills the transposition table for the
+//! next iteration, aspiration windows, MultiPV, and Lazy SMP over several threads.
+//!
+//! Design note: `Engine` owns what persists between searches (the table, one `Worker` per
+//! thread with its history). A search runs the workers on scoped threads sharing the table;
+//! worker 0 manages time and reports progress through a `Reporter`, the others search the same
+//! tree with staggered depths and only feed the table. `SearchControl` is the handle the
+//! protocol uses to stop a search or turn a ponder search into a normal one.
+
+pub mod history;
+pub mod movepick;
+pub mod params;
+pub mod time;
+pub mod tt;
+mod worker;
+
+use crate::rules::{Board, Game, Move};
+use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+use time::{Clock, TimeManager};
+use tt::TranspositionTable;
+pub use worker::{is_mate_score, RootMove};
+use worker::{Shared, Worker};
+
+/// Score of being mated at the root; a mate in n plies scores `MATE - n`.
+pub const MATE: i32 = 32_000;
+/// Larger than any score.
+pub const INFINITY: i32 = 32_001;
+/// Deepest ply the search can reach.
+pub const MAX_PLY: usize = 128;
+
+/// What a `go` command asks for.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Maximum depth in plies.
+    pub depth: Option<i32>,
+    /// Maximum nodes (all threads together).
+    pub nodes: Option<u64>,
+    /// Fixed time for this move, in milliseconds.
+    pub movetime: Option<u64>,
+    /// The clock, if playing under a time control.
+    pub clock: Option<Clock>,
+    /// Search for a mate in this many moves.
+    pub mate: Option<u32>,
+    /// Search until told to stop.
+    pub infinite: bool,
+    /// Start as a ponder search: no time limit until `ponderhit`.
+    pub ponder: bool,
+    /// Only consider these root moves.
+    pub search_moves: Vec<Move>,
+}
+
+/// A score as UCI shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns from the side to move's view.
+    Centipawns(i32),
+    /// Mate in this many moves (negative: the side to move is mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// Converts an internal score.
+    pub fn from_internal(score: i32) -> Score {
+        if score > tt::MATE_BOUND {
+            Score::Mate((MATE - score + 1) / 2)
+        } else if score < -tt::MATE_BOUND {
+            Score::Mate(-(MATE + score) / 2)
+        } else {
+            Score::Centipawns(score)
+        }
+    }
+}
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Score::Centipawns(cp) => write!(f, "cp {cp}"),
+            Score::Mate(m) => write!(f, "mate {m}"),
+        }
+    }
+}
+
+/// Whether a reported score is exact or only a bound (aspiration window failure).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    /// Exact.
+    Exact,
+    /// At least this (fail high).
+    Lower,
+    /// At most this (fail low).
+    Upper,
+}
+
+/// One line of search progress.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    /// Iteration depth.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: usize,
+    /// Line number, from 1 (MultiPV).
+    pub multipv: usize,
+    /// The score.
+    pub score: Score,
+    /// Exact or bound.
+    pub bound: ScoreBound,
+    /// Nodes so far (all threads).
+    pub nodes: u64,
+    /// Milliseconds since the start.
+    pub time_ms: u64,
+    /// Table use in permille.
+    pub hashfull: u32,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// Receives search progress (the UCI layer prints it; `analyse` prints it in SAN).
+pub trait Reporter {
+    /// A completed iteration's line, or a bound when the aspiration window failed.
+    fn progress(&mut self, progress: &Progress);
+}
+
+/// A reporter that ignores everything (bench, tests).
+pub struct Silent;
+
+impl Reporter for Silent {
+    fn progress(&mut self, _: &Progress) {}
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// Best move (`None` only when there is no legal move).
+    pub best: Option<Move>,
+    /// Expected reply, for pondering.
+    pub ponder: Option<Move>,
+    /// Score of the best move.
+    pub score: i32,
+    /// Last completed depth.
+    pub depth: i32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// Shared handle to stop a running search or end its ponder phase.
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    time: Mutex<TimeManager>,
+}
+
+impl SearchControl {
+    /// A control for a search that starts now.
+    pub fn new() -> Self {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            time: Mutex::new(TimeManager::unlimited(Instant::now())),
+        }
+    }
+
+    /// Asks the search to stop as soon as possible.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Has a stop been requested?
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the expected move: the ponder search becomes a normal one and our
+    /// clock starts now.
+    pub fn ponderhit(&self) {
+        if let Ok(mut tm) = self.time.lock() {
+            tm.restart(Instant::now());
+        }
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// Is the search still in its ponder phase?
+    pub fn pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    fn time(&self) -> TimeManager {
+        *self.time.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn hard_time_expired(&self) -> bool {
+        !self.pondering() && self.time().hard_expired()
+    }
+}
+
+impl Default for SearchControl {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Settings that shape a search.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    /// Number of principal variations to report.
+    pub multipv: usize,
+    /// Milliseconds kept in reserve per move for communication lag.
+    pub move_overhead: u64,
+    /// Draw score bias in centipawns (positive: avoid draws).
+    pub contempt: i32,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            multipv: 1,
+            move_overhead: 50,
+            contempt: 0,
+        }
+    }
+}
+
+/// The search engine: the transposition table and the worker threads.
+pub struct Engine {
+    tt: TranspositionTable,
+    workers: Vec<Worker>,
+    node_counts: Vec<AtomicU64>,
+    /// Search settings.
+    pub options: SearchOptions,
+}
+
+impl Engine {
+    /// An engine with a table of `hash_mb` megabytes and `threads` search threads.
+    pub fn new(hash_mb: usize, threads: usize) -> Self {
+        let mut engine = Engine {
+            tt: TranspositionTable::new(hash_mb),
+            workers: Vec::new(),
+            node_counts: Vec::new(),
+            options: SearchOptions::default(),
+        };
+        engine.set_threads(threads);
+        engine
+    }
+
+    /// Changes the number of threads (at least one).
+    pub fn set_threads(&mut self, threads: usize) {
+        let threads = threads.max(1);
+        self.workers.truncate(threads);
+        while self.workers.len() < threads {
+            self.workers.push(Worker::new(self.workers.len()));
+        }
+        self.node_counts = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    }
+
+    /// Number of search threads.
+    pub fn threads(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// Resizes the transposition table (its contents are lost).
+    pub fn set_hash(&mut self, megabytes: usize) {
+        self.tt.resize(megabytes);
+    }
+
+    /// Size of the transposition table in megabytes.
+    pub fn hash_megabytes(&self) -> usize {
+        self.tt.megabytes()
+    }
+
+    /// Forgets everything learned: table and histories (`ucinewgame`).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for w in &mut self.workers {
+            w.history.clear();
+        }
+    }
+
+    /// Searches the current position of `game`.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &SearchControl,
+        reporter: &mut dyn Reporter,
+    ) -> SearchResult {
+        let start = Instant::now();
+        let board = game.board().clone();
+        let tm = if let Some(ms) = limits.movetime {
+            TimeManager::fixed(start, ms, self.options.move_overhead)
+        } else if let Some(clock) = limits.clock.filter(|_| !limits.infinite) {
+            TimeManager::from_clock(start, clock, self.options.move_overhead)
+        } else {
+            TimeManager::unlimited(start)
+        };
+        *control.time.lock().unwrap_or_else(|e| e.into_inner()) = tm;
+        control.pondering.store(limits.ponder, Ordering::Relaxed);
+        self.tt.new_search();
+        for n in &self.node_counts {
+            n.store(0, Ordering::Relaxed);
+        }
+        let shared = Shared {
+            tt: &self.tt,
+            control,
+            node_counts: &self.node_counts,
+            node_limit: limits.nodes,
+        };
+        for w in &mut self.workers {
+            w.prepare(
+                &board,
+                game.keys(),
+                &limits.search_moves,
+                self.options.contempt,
+            );
+        }
+        if self.workers[0].root_moves.is_empty() {
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score: 0,
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+            };
+        }
+        let options = self.options.clone();
+        let (main, helpers) = self.workers.split_first_mut().expect("at least one worker");
+        std::thread::scope(|scope| {
+            for helper in helpers.iter_mut() {
+                let board = &board;
+                let shared = &shared;
+                let options = &options;
+                scope.spawn(move || iterate(helper, board, shared, limits, options, &mut Silent));
+            }
+            let result = iterate(main, &board, &shared, limits, &options, reporter);
+            control.stop();
+            result
+        })
+    }
+}
+
+/// Iterative deepening for one worker. Worker 0 decides when to stop and reports.
+fn iterate(
+    worker: &mut Worker,
+    board: &Board,
+    shared: &Shared,
+    limits: &Limits,
+    options: &SearchOptions,
+    reporter: &mut dyn Reporter,
+) -> SearchResult {
+    let max_depth = limits
+        .depth
+        .unwrap_or(MAX_PLY as i32 - 1)
+        .clamp(1, MAX_PLY as i32 - 1);
+    let lines = options.multipv.clamp(1, worker.root_moves.len());
+    let mut completed = SearchResult {
+        best: Some(worker.root_moves[0].mv),
+        ponder: None,
+        score: 0,
+        depth: 0,
+        nodes: 0,
+        pv: vec![worker.root_moves[0].mv],
+    };
+    let mut stable_iterations = 0;
+    let mut previous_best = None;
+    let mut previous_score = 0;
+    let main = worker.id == 0;
+    for depth in 1..=max_depth {
+        // Helpers skip some depths so the threads do not all search the same tree in lockstep.
+        if !main && depth > 1 && (depth + worker.id as i32) % 3 == 0 {
+            continue;
+        }
+        worker.seldepth = 0;
+        for pv_index in 0..lines {
+            let previous = worker.root_moves[pv_index].score;
+            let mut delta = ASPIRATION_DELTA;
+            let (mut alpha, mut beta) =
+                if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE / 2 {
+                    (
+                        (previous - delta).max(-INFINITY),
+                        (previous + delta).min(INFINITY),
+                    )
+                } else {
+                    (-INFINITY, INFINITY)
+                };
+            loop {
+                let score = worker.root_search(board, shared, depth, alpha, beta, pv_index);
+                if worker.stopped() {
+                    break;
+                }
+                let bound = if score <= alpha {
+                    ScoreBound::Upper
+                } else if score >= beta {
+                    ScoreBound::Lower
+                } else {
+                    ScoreBound::Exact
+                };
+                if main
+                    && bound != ScoreBound::Exact
+                    && shared.control.time().elapsed().as_millis() > 1000
+                {
+                    report(worker, shared, depth, pv_index, bound, reporter);
+                }
+                match bound {
+                    ScoreBound::Upper => {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INFINITY);
+                    }
+                    ScoreBound::Lower => beta = (score + delta).min(INFINITY),
+                    ScoreBound::Exact => break,
+                }
+                delta += delta;
+                if delta > 1000 {
+                    alpha = -INFINITY;
+                    beta = INFINITY;
+                }
+            }
+            if worker.stopped() {
+                break;
+            }
+        }
+        if worker.stopped() {
+            break;
+        }
+        let best = &worker.root_moves[0];
+        completed = SearchResult {
+            best: Some(best.mv),
+            ponder: best.pv.get(1).copied(),
+            score: best.score,
+            depth,
+            nodes: 0,
+            pv: best.pv.clone(),
+        };
+        if !main {
+            continue;
+        }
+        for pv_index in 0..lines {
+            report(worker, shared, depth, pv_index, ScoreBound::Exact, reporter);
+        }
+        // Time: stretch when the best move changes or the score falls, shrink when stable.
+        if previous_best == completed.best {
+            stable_iterations += 1;
+        } else {
+            stable_iterations = 0;
+        }
+        previous_best = completed.best;
+        let falling = (previous_score - completed.score).clamp(0, 100) as f64 / 100.0;
+        previous_score = completed.score;
+        let factor = (1.3 - 0.07 * stable_iterations.min(6) as f64) * (1.0 + falling * 0.6);
+        if limits.mate.is_some_and(|m| matches!(Score::from_internal(completed.score), Score::Mate(n) if n > 0 && n <= m as i32)) {
+            break;
+        }
+        if !shared.control.pondering() && !shared.control.time().may_start_iteration(factor) {
+            break;
+        }
+        if worker.root_moves.len() == 1
+            && !shared.control.pondering()
+            && !limits.infinite
+            && limits.clock.is_some()
+            && depth >= 8
+        {
+            break;
+        }
+    }
+    if main {
+        completed.nodes = shared
+            .node_counts
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .sum::<u64>()
+            .max(worker.nodes);
+    }
+    completed
+}
+
+fn report(
+    worker: &Worker,
+    shared: &Shared,
+    depth: i32,
+    pv_index: usize,
+    bound: ScoreBound,
+    reporter: &mut dyn Reporter,
+) {
+    shared.node_counts[worker.id].store(worker.nodes, Ordering::Relaxed);
+    let line = &worker.root_moves[pv_index];
+    let nodes = shared
+        .node_counts
+        .iter()
+        .map(|n| n.load(Ordering::Relaxed))
+        .sum();
+    reporter.progress(&Progress {
+        depth,
+        seldepth: line.seldepth.max(1),
+        multipv: pv_index + 1,
+        score: Score::from_internal(line.score),
+        bound,
+        nodes,
+        time_ms: shared.control.time().elapsed().as_millis() as u64,
+        hashfull: shared.tt.hashfull(),
+        pv: line.pv.clone(),
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn search(fen: &str, depth: i32) -> SearchResult {
+        let game = Game::from_uci(Some(fen), &[], false).unwrap();
+        let mut engine = Engine::new(8, 1);
+        engine.search(
+            &game,
+            &Limits {
+                depth: Some(depth),
+                ..Default::default()
+            },
+            &SearchControl::new(),
+            &mut Silent,
+        )
+    }
+
+    #[test]
+    fn finds_back_rank_mate() {
+        // The back-rank mate Re8#.
+        let r = search("6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1", 4);
+        assert_eq!(r.best.unwrap().to_string(), "e1e8");
+        assert_eq!(Score::from_internal(r.score), Score::Mate(1));
+    }
+
+    #[test]
+    fn sees_stalemate_and_mate_scores() {
+        // Black to move is stalemated: no legal move, not in check.
+        let r = search("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 3);
+        assert!(r.best.is_none());
+        // White mates in 2 with the king and queen (1.Kb6 Kb8 2.Qg8#).
+        let r = search("k7/8/2K5/8/8/8/8/6Q1 w - - 0 1", 6);
+        assert_eq!(Score::from_internal(r.score), Score::Mate(2));
+    }
+
+    #[test]
+    fn wins_a_hanging_queen() {
+        let r = search(
+            "rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 1",
+            5,
+        );
+        assert_eq!(r.best.unwrap().to_string(), "f3h4");
+    }
+
+    #[test]
+    fn threefold_repetition_from_game_history() {
+        // Black, a queen down, can repeat the start position a third time with ...Nb8.
+        let moves = ["g1f3", "b8c6", "f3g1", "c6b8", "g1f3", "b8c6", "f3g1"];
+        let game = Game::from_uci(
+            Some("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            &moves,
+            false,
+        )
+        .unwrap();
+        let mut engine = Engine::new(8, 1);
+        let r = engine.search(
+            &game,
+            &Limits {
+                depth: Some(6),
+                ..Default::default()
+            },
+            &SearchControl::new(),
+            &mut Silent,
+        );
+        assert_eq!(r.best.unwrap().to_string(), "c6b8");
+        assert_eq!(r.score, 0);
+    }
+}

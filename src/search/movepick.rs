@@ -1,0 +1,286 @@
+//! Move ordering (seed 001): the transposition-table move first; then captures by MVV/LVA
+//! ("most valuable victim, least valuable attacker"), recaptures of the piece that just moved
+//! ahead of the rest; then killers, the counter-move and the quiet moves by history; captures
+//! that lose material in the exchange model come last.
+//!
+//! The TT move is tried before any move is generated, since it often refutes the position at
+//! once. The remaining moves are scored once and picked best-first by selection, which is
+//! cheaper than a full sort when a cut-off comes early.
+
+use super::history::{History, PieceTo};
+use crate::rules::see::see;
+use crate::rules::{is_capture, BitBoard, Board, Move, Piece, Rank, Square};
+
+const MAX_MOVES: usize = 256;
+const TT_MOVE: i32 = 4_000_000;
+const GOOD_CAPTURE: i32 = 2_000_000;
+const RECAPTURE: i32 = 100_000;
+const KILLER: i32 = 1_000_000;
+const COUNTER: i32 = 999_000;
+const BAD_CAPTURE: i32 = -2_000_000;
+
+/// A move with its ordering score.
+#[derive(Clone, Copy, Debug)]
+pub struct ScoredMove {
+    /// The move.
+    pub mv: Move,
+    /// Ordering score; see `MoveKind` for what ranges mean.
+    pub score: i32,
+}
+
+/// Which moves to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenMode {
+    /// Every legal move.
+    All,
+    /// Captures and queen promotions (quiescence search when not in check).
+    Noisy,
+}
+
+/// Context the ordering needs from the search.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OrderContext {
+    /// Best move stored in the transposition table.
+    pub tt_move: Option<Move>,
+    /// Killer moves of this ply.
+    pub killers: [Option<Move>; 2],
+    /// Counter-move to the previous move.
+    pub counter: Option<Move>,
+    /// Square the opponent's last move went to (recaptures there come first).
+    pub last_to: Option<Square>,
+    /// The previous two moves, for continuation history.
+    pub prev: [Option<PieceTo>; 2],
+}
+
+enum Stage {
+    TtMove,
+    Generate,
+    Pick,
+}
+
+/// Yields the legal moves of a position, best-looking first.
+pub struct MovePicker {
+    stage: Stage,
+    mode: GenMode,
+    ctx: OrderContext,
+    moves: [ScoredMove; MAX_MOVES],
+    len: usize,
+    next: usize,
+}
+
+/// Generates the legal moves of `mode` into `out`, returning how many.
+fn generate(board: &Board, mode: GenMode, out: &mut [ScoredMove; MAX_MOVES]) -> usize {
+    let us = board.side_to_move();
+    let enemy = board.colors(!us);
+    let ep = board.en_passant().map_or(BitBoard::EMPTY, |f| {
+        Square::new(f, Rank::Sixth.relative_to(us)).bitboard()
+    });
+    let promotion_rank = Rank::Eighth.relative_to(us).bitboard();
+    let mut len = 0;
+    board.generate_moves(|mut pm| {
+        if mode == GenMode::Noisy {
+            let mut targets = pm.to & enemy;
+            if pm.piece == Piece::Pawn {
+                targets |= pm.to & (ep | promotion_rank);
+            }
+            pm.to = targets;
+        }
+        for mv in pm {
+            if mode == GenMode::Noisy && mv.promotion.is_some_and(|p| p != Piece::Queen) {
+                continue;
+            }
+            out[len] = ScoredMove { mv, score: 0 };
+            len += 1;
+        }
+        false
+    });
+    len
+}
+
+/// MVV/LVA score of a capture or promotion: victim value first, then the cheaper attacker.
+fn mvv_lva(board: &Board, mv: Move) -> i32 {
+    let victim = board
+        .piece_on(mv.to)
+        .filter(|_| board.color_on(mv.to) != Some(board.side_to_move()));
+    let victim = victim.map_or(if mv.promotion.is_some() { 0 } else { 1 }, |p| p as i32 + 1);
+    let attacker = board.piece_on(mv.from).map_or(0, |p| p as i32);
+    let promotion = mv.promotion.map_or(0, |p| p as i32 * 8);
+    victim * 64 + promotion - attacker
+}
+
+impl MovePicker {
+    /// A picker over all legal moves (main search).
+    pub fn new(ctx: OrderContext) -> Self {
+        Self::with_mode(ctx, GenMode::All)
+    }
+
+    /// A picker over captures and queen promotions (quiescence search).
+    pub fn noisy(ctx: OrderContext) -> Self {
+        Self::with_mode(ctx, GenMode::Noisy)
+    }
+
+    fn with_mode(ctx: OrderContext, mode: GenMode) -> Self {
+        MovePicker {
+            stage: if ctx.tt_move.is_some() {
+                Stage::TtMove
+            } else {
+                Stage::Generate
+            },
+            mode,
+            ctx,
+            moves: [ScoredMove {
+                mv: Move {
+                    from: Square::A1,
+                    to: Square::A1,
+                    promotion: None,
+                },
+                score: 0,
+            }; MAX_MOVES],
+            len: 0,
+            next: 0,
+        }
+    }
+
+    /// Is this ordering score that of a capture the exchange model says loses material?
+    pub fn is_bad_capture(score: i32) -> bool {
+        score < BAD_CAPTURE / 2
+    }
+
+    /// The next move, or `None` when all have been given.
+    pub fn next(&mut self, board: &Board, history: &History) -> Option<ScoredMove> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::Generate;
+                    if let Some(mv) = self.ctx.tt_move {
+                        let allowed = self.mode == GenMode::All
+                            || is_capture(board, mv)
+                            || mv.promotion == Some(Piece::Queen);
+                        if allowed && board.is_legal(mv) {
+                            return Some(ScoredMove { mv, score: TT_MOVE });
+                        }
+                        self.ctx.tt_move = None;
+                    }
+                }
+                Stage::Generate => {
+                    self.len = generate(board, self.mode, &mut self.moves);
+                    self.score_all(board, history);
+                    self.stage = Stage::Pick;
+                }
+                Stage::Pick => {
+                    if self.next >= self.len {
+                        return None;
+                    }
+                    let mut best = self.next;
+                    for i in self.next + 1..self.len {
+                        if self.moves[i].score > self.moves[best].score {
+                            best = i;
+                        }
+                    }
+                    self.moves.swap(self.next, best);
+                    let m = self.moves[self.next];
+                    self.next += 1;
+                    if Some(m.mv) == self.ctx.tt_move {
+                        continue;
+                    }
+                    return Some(m);
+                }
+            }
+        }
+    }
+
+    fn score_all(&mut self, board: &Board, history: &History) {
+        let us = board.side_to_move();
+        for entry in &mut self.moves[..self.len] {
+            let mv = entry.mv;
+            entry.score = if is_capture(board, mv) || mv.promotion.is_some() {
+                let order = mvv_lva(board, mv);
+                if mv.promotion.is_some_and(|p| p != Piece::Queen) {
+                    BAD_CAPTURE + order
+                } else if see(board, mv) >= 0 {
+                    let recapture = if Some(mv.to) == self.ctx.last_to {
+                        RECAPTURE
+                    } else {
+                        0
+                    };
+                    GOOD_CAPTURE + recapture + order
+                } else {
+                    BAD_CAPTURE + order
+                }
+            } else if Some(mv) == self.ctx.killers[0] {
+                KILLER + 1
+            } else if Some(mv) == self.ctx.killers[1] {
+                KILLER
+            } else if Some(mv) == self.ctx.counter {
+                COUNTER
+            } else {
+                let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
+                history.quiet_score(us, mv, piece, self.ctx.prev)
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{legal_moves, parse_fen};
+
+    fn order(fen: &str, ctx: OrderContext, noisy: bool) -> Vec<String> {
+        let board = parse_fen(fen, false).unwrap();
+        let history = History::new();
+        let mut picker = if noisy {
+            MovePicker::noisy(ctx)
+        } else {
+            MovePicker::new(ctx)
+        };
+        let mut out = Vec::new();
+        while let Some(m) = picker.next(&board, &history) {
+            out.push(m.mv.to_string());
+        }
+        out
+    }
+
+    #[test]
+    fn every_legal_move_exactly_once_tt_first() {
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let tt: Move = "e2a6".parse().unwrap();
+        let got = order(
+            fen,
+            OrderContext {
+                tt_move: Some(tt),
+                ..Default::default()
+            },
+            false,
+        );
+        let mut sorted = got.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(
+            sorted.len(),
+            legal_moves(&parse_fen(fen, false).unwrap()).len()
+        );
+        assert_eq!(got.len(), sorted.len());
+        assert_eq!(got[0], "e2a6");
+    }
+
+    #[test]
+    fn captures_by_victim_then_attacker_and_recapture_first() {
+        // White can take the queen on d5 with the pawn or the knight, or the rook on a5 with the knight.
+        let fen = "4k3/8/8/r2q4/2P1P3/1N6/8/4K3 w - - 0 1";
+        let got = order(fen, OrderContext::default(), true);
+        let mut first_two = got[..2].to_vec();
+        first_two.sort();
+        assert_eq!(first_two, ["c4d5", "e4d5"]);
+        assert_eq!(got[2], "b3a5");
+        let with_recapture = order(
+            fen,
+            OrderContext {
+                last_to: Some(Square::A5),
+                ..Default::default()
+            },
+            true,
+        );
+        assert_eq!(with_recapture[0], "b3a5");
+    }
+}

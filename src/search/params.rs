@@ -1,0 +1,54 @@
+//! Search tunables, gathered in one place. Margins are in centipawns, depths in plies.
+
+/// First aspiration window half-width around the previous iteration's score.
+pub const ASPIRATION_DELTA: i32 = 20;
+/// Aspiration windows are used from this depth on.
+pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+
+/// Reverse futility pruning: a node whose static eval beats beta by this much per ply of
+/// depth left is cut (up to `RFP_MAX_DEPTH`).
+pub const RFP_MARGIN: i32 = 75;
+/// Deepest node where reverse futility pruning applies.
+pub const RFP_MAX_DEPTH: i32 = 8;
+
+/// Null-move pruning from this depth on.
+pub const NMP_MIN_DEPTH: i32 = 3;
+/// Base reduction of the null-move search.
+pub const NMP_BASE_REDUCTION: i32 = 3;
+/// From this depth on, a null-move cut-off is verified by a reduced search without null moves
+/// (the guard against zugzwang).
+pub const NMP_VERIFY_DEPTH: i32 = 10;
+
+/// Late-move reductions apply from this depth on.
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// LMR table: reduction = BASE + ln(depth) · ln(moves) / DIVISOR.
+pub const LMR_BASE: f64 = 0.75;
+/// See `LMR_BASE`.
+pub const LMR_DIVISOR: f64 = 2.25;
+/// History score that is worth one ply less (or more) reduction.
+pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+
+/// Late-move pruning: quiet moves after `3 + depth²` (halved when not improving) are skipped.
+pub const LMP_MAX_DEPTH: i32 = 8;
+
+/// Futility pruning of quiet moves: skipped when eval + BASE + PER_DEPTH · depth ≤ alpha.
+pub const FUTILITY_BASE: i32 = 90;
+/// See `FUTILITY_BASE`.
+pub const FUTILITY_PER_DEPTH: i32 = 90;
+/// Deepest node where futility pruning applies.
+pub const FUTILITY_MAX_DEPTH: i32 = 8;
+
+/// SEE pruning thresholds per ply of depth, for quiet moves and for captures.
+pub const SEE_QUIET_MARGIN: i32 = -60;
+/// See `SEE_QUIET_MARGIN`.
+pub const SEE_CAPTURE_MARGIN: i32 = -100;
+/// Deepest node where SEE pruning applies.
+pub const SEE_MAX_DEPTH: i32 = 8;
+
+/// Quiescence delta pruning: a capture that cannot lift the score to alpha even with this
+/// margin on top of the victim's value is skipped.
+pub const DELTA_MARGIN: i32 = 150;
+
+/// Internal iterative reduction: nodes without a TT move are searched one ply shallower from
+/// this depth on.
+pub const IIR_MIN_DEPTH: i32 = 4;

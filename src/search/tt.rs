@@ -1,0 +1,322 @@
+//! Transposition table (seed 003): positions already searched, with score, bound, depth and
+//! best move, shared by all search threads.
+//!
+//! Design note: the 64-bit Zobrist key is split in two, as the seed prescribes: the high 32 bits
+//! choose the bucket (the index key) and the low 32 bits are stored to verify that an entry
+//! belongs to the position (the verification key). A bucket is one cache line of four entries.
+//! Replacement is depth-preferred with aging: a new result overwrites the entry of the same
+//! position, otherwise the entry with the least `depth - 8 × age`. Each entry is two atomic
+//! words, the first being the data XOR-ed with the verification key, so a torn write by another
+//! thread is detected as a miss instead of being read as garbage.
+
+use crate::rules::{Move, Piece, Square};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// Kind of bound a stored score is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is exact (a PV node).
+    Exact,
+    /// The true score is at least this (a fail-high).
+    Lower,
+    /// The true score is at most this (a fail-low).
+    Upper,
+}
+
+/// What a probe returns.
+#[derive(Clone, Copy, Debug)]
+pub struct TtHit {
+    /// Best or refutation move, if one was stored (not checked for legality).
+    pub mv: Option<Move>,
+    /// Score, already corrected from "distance to mate from here" to the probing ply.
+    pub score: i32,
+    /// Static evaluation of the position.
+    pub eval: i32,
+    /// Depth of the search that produced the score.
+    pub depth: i32,
+    /// Kind of bound.
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    entries: [Entry; 4],
+}
+
+/// The shared table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+/// Scores beyond this are mate scores, stored relative to the node (seed 001: "INFINITY − ply").
+pub const MATE_BOUND: i32 = crate::search::MATE - crate::search::MAX_PLY as i32;
+
+fn encode_move(mv: Option<Move>) -> u64 {
+    let Some(mv) = mv else { return 0 };
+    let promo = match mv.promotion {
+        None => 0,
+        Some(Piece::Knight) => 1,
+        Some(Piece::Bishop) => 2,
+        Some(Piece::Rook) => 3,
+        Some(_) => 4,
+    };
+    // Bit 15 marks "a move is present" so that a1a1 cannot be confused with none.
+    (1 << 15) | (mv.from as u64) | ((mv.to as u64) << 6) | (promo << 12)
+}
+
+fn decode_move(bits: u64) -> Option<Move> {
+    if bits & (1 << 15) == 0 {
+        return None;
+    }
+    let promotion = match (bits >> 12) & 7 {
+        1 => Some(Piece::Knight),
+        2 => Some(Piece::Bishop),
+        3 => Some(Piece::Rook),
+        4 => Some(Piece::Queen),
+        _ => None,
+    };
+    Some(Move {
+        from: Square::index((bits & 63) as usize),
+        to: Square::index(((bits >> 6) & 63) as usize),
+        promotion,
+    })
+}
+
+/// Mate scores are stored as distance from this node, and read back as distance from the root.
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+fn spread(verify: u32) -> u64 {
+    verify as u64 | ((verify as u64) << 32)
+}
+
+impl TranspositionTable {
+    /// A table using about `megabytes` of memory (at least one bucket).
+    pub fn new(megabytes: usize) -> Self {
+        let mut table = TranspositionTable {
+            buckets: Vec::new(),
+            generation: AtomicU8::new(0),
+        };
+        table.resize(megabytes);
+        table
+    }
+
+    /// Reallocates to about `megabytes`, discarding the contents.
+    pub fn resize(&mut self, megabytes: usize) {
+        let count = (megabytes.max(1) << 20) / std::mem::size_of::<Bucket>();
+        self.buckets = Vec::new();
+        self.buckets.resize_with(count.max(1), Bucket::default);
+    }
+
+    /// Size in megabytes.
+    pub fn megabytes(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        for bucket in &mut self.buckets {
+            *bucket = Bucket::default();
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks the start of a new search, so older entries age.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let index = ((key >> 32) * self.buckets.len() as u64) >> 32;
+        &self.buckets[index as usize]
+    }
+
+    /// Hints the CPU to fetch the bucket of `key` ahead of the probe.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let ptr = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: prefetching is a hint; the pointer refers to a live bucket of this table.
+            unsafe { std::arch::x86_64::_mm_prefetch(ptr, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// Looks up `key`; mate scores are corrected for `ply`.
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+        let verify = spread(key as u32);
+        for entry in &self.bucket(key).entries {
+            let data = entry.data.load(Ordering::Relaxed);
+            if data != 0 && entry.check.load(Ordering::Relaxed) ^ data == verify {
+                return Some(unpack(data, ply));
+            }
+        }
+        None
+    }
+
+    /// Stores a search result.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        ply: usize,
+        mv: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let verify = spread(key as u32);
+        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.entries[0];
+        let mut victim_worth = i32::MAX;
+        let mut mv = mv;
+        for entry in &bucket.entries {
+            let data = entry.data.load(Ordering::Relaxed);
+            let same = data != 0 && entry.check.load(Ordering::Relaxed) ^ data == verify;
+            if data == 0 || same {
+                if same {
+                    let old = unpack(data, ply);
+                    // A much deeper bound is worth more than a shallow new one.
+                    if bound != Bound::Exact && old.depth > depth + 3 {
+                        return;
+                    }
+                    mv = mv.or(old.mv);
+                }
+                victim = entry;
+                break;
+            }
+            let age = (generation.wrapping_sub(((data >> 58) & 63) as u8) & 63) as i32;
+            let worth = ((data >> 48) & 0xff) as i32 - 8 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = entry;
+            }
+        }
+        let new = pack(mv, score, eval, depth, bound, generation, ply);
+        victim.data.store(new, Ordering::Relaxed);
+        victim.check.store(new ^ verify, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries filled in the current search (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let generation = (self.generation.load(Ordering::Relaxed) & 63) as u64;
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for bucket in &self.buckets[..sample] {
+            for entry in &bucket.entries {
+                let data = entry.data.load(Ordering::Relaxed);
+                if data != 0 && (data >> 58) & 63 == generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * 4).max(1)) as u32
+    }
+}
+
+// Layout of the data word: move 16 bits | score 16 | eval 16 | depth 8 | bound 2 | generation 6.
+fn pack(
+    mv: Option<Move>,
+    score: i32,
+    eval: i32,
+    depth: i32,
+    bound: Bound,
+    generation: u8,
+    ply: usize,
+) -> u64 {
+    let bound_bits = match bound {
+        Bound::Exact => 1u64,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    encode_move(mv)
+        | ((score_to_tt(score, ply) as i16 as u16 as u64) << 16)
+        | ((eval as i16 as u16 as u64) << 32)
+        | ((depth.clamp(0, 255) as u64) << 48)
+        | (bound_bits << 56)
+        | ((generation as u64 & 63) << 58)
+}
+
+fn unpack(data: u64, ply: usize) -> TtHit {
+    TtHit {
+        mv: decode_move(data & 0xffff),
+        score: score_from_tt((data >> 16) as u16 as i16 as i32, ply),
+        eval: (data >> 32) as u16 as i16 as i32,
+        depth: ((data >> 48) & 0xff) as i32,
+        bound: match (data >> 56) & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            _ => Bound::Upper,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::MATE;
+
+    #[test]
+    fn store_and_probe_with_mate_correction() {
+        let tt = TranspositionTable::new(1);
+        let key = 0x1234_5678_9abc_def0;
+        let mv: Move = "e7e8q".parse().unwrap();
+        // A mate found 3 plies below a node at ply 5 is stored relative to that node...
+        tt.store(key, 5, Some(mv), MATE - 8, 12, 7, Bound::Exact);
+        // ...and read back at ply 2 as a mate 3 plies below ply 2.
+        let hit = tt.probe(key, 2).unwrap();
+        assert_eq!(hit.score, MATE - 5);
+        assert_eq!(hit.mv, Some(mv));
+        assert_eq!((hit.eval, hit.depth, hit.bound), (12, 7, Bound::Exact));
+        assert!(
+            tt.probe(key ^ 1, 2).is_none(),
+            "a different verification key must miss"
+        );
+    }
+
+    #[test]
+    fn deeper_entries_survive_replacement() {
+        let mut tt = TranspositionTable::new(1);
+        tt.resize(1);
+        let base = 0xfeed_0000_0000_0000u64;
+        // Five positions in the same bucket (same high bits), different verification keys.
+        tt.store(base | 1, 0, None, 10, 0, 20, Bound::Lower);
+        for i in 2..6u64 {
+            tt.store(base | i, 0, None, 10, 0, 1, Bound::Lower);
+        }
+        assert!(tt.probe(base | 1, 0).is_some());
+        assert!(tt.hashfull() <= 1000);
+        tt.clear();
+        assert!(tt.probe(base | 1, 0).is_none());
+    }
+}

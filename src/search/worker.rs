@@ -1,0 +1,763 @@
+//! One search thread: iterative deepening over a NegaScout (principal variation) alpha-beta
+//! search with quiescence (seeds 001–003).
+//!
+//! Design note: positions are copied, not unmade (a `cozy-chess` board is small and copy-make is
+//! as fast as make/unmake). The keys of the game and of the current path sit in one stack so
+//! repetitions are found across both (seed 002). Each node goes through the numbered steps of
+//! `negamax`; pruning is never applied at PV nodes, so the main line stays full-width where the
+//! seed wants repetitions detected.
+
+use super::history::{History, PieceTo};
+use super::movepick::{MovePicker, OrderContext};
+use super::params::*;
+use super::tt::{Bound, TranspositionTable};
+use super::{SearchControl, INFINITY, MATE, MAX_PLY};
+use crate::eval::{evaluate, insufficient_material};
+use crate::rules::see::see;
+use crate::rules::{has_non_pawn_material, is_capture, repetition_key, Board, Move, Piece};
+use crate::search::tt::MATE_BOUND;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How often (in nodes) the stop conditions are checked.
+const CHECK_INTERVAL: u64 = 1024;
+
+/// Per-ply state of the current path.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    /// Static evaluation (or `None` when in check).
+    eval: Option<i32>,
+    /// The move that led to the next ply, as (piece, to) for continuation history; `None` for a
+    /// null move.
+    moved: Option<PieceTo>,
+    /// The move from this ply was a null move.
+    null: bool,
+}
+
+/// Result of one root move at the last completed iteration.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// Score of the last completed search of this move (−INFINITY when it was not best).
+    pub score: i32,
+    /// Score at the previous iteration (for ordering).
+    pub previous_score: i32,
+    /// Principal variation starting with `mv`.
+    pub pv: Vec<Move>,
+    /// Deepest ply reached while searching it.
+    pub seldepth: usize,
+}
+
+/// Everything one thread needs while searching.
+pub struct Worker {
+    /// Thread index; 0 is the main thread, which manages time and reports.
+    pub id: usize,
+    /// Move-ordering statistics, kept between searches of a game.
+    pub history: History,
+    /// Root moves, best first after each iteration.
+    pub root_moves: Vec<RootMove>,
+    /// Nodes searched in the current search.
+    pub nodes: u64,
+    /// Deepest ply reached in the current iteration.
+    pub seldepth: usize,
+    keys: Vec<u64>,
+    frames: Vec<Frame>,
+    pv: Vec<Vec<Move>>,
+    lmr: Vec<[i32; 64]>,
+    contempt: i32,
+    root_depth: i32,
+    stopped: bool,
+    /// Ply at which null moves are forbidden (a null-move verification search), if any.
+    null_forbidden_ply: Option<usize>,
+}
+
+/// What a search thread may read from the others and from the protocol.
+pub struct Shared<'a> {
+    /// The transposition table.
+    pub tt: &'a TranspositionTable,
+    /// Stop flag, pondering state and the time budget.
+    pub control: &'a SearchControl,
+    /// Node counts published by every thread.
+    pub node_counts: &'a [AtomicU64],
+    /// Node limit for the whole search.
+    pub node_limit: Option<u64>,
+}
+
+fn lmr_table() -> Vec<[i32; 64]> {
+    (0..=MAX_PLY)
+        .map(|depth| {
+            let mut row = [0; 64];
+            for (moves, r) in row.iter_mut().enumerate().skip(1) {
+                if depth > 0 {
+                    *r =
+                        (LMR_BASE + (depth as f64).ln() * (moves as f64).ln() / LMR_DIVISOR) as i32;
+                }
+            }
+            row
+        })
+        .collect()
+}
+
+/// Is this score a mate score?
+pub fn is_mate_score(score: i32) -> bool {
+    score.abs() > MATE_BOUND
+}
+
+impl Worker {
+    /// A fresh worker.
+    pub fn new(id: usize) -> Self {
+        Worker {
+            id,
+            history: History::new(),
+            root_moves: Vec::new(),
+            nodes: 0,
+            seldepth: 0,
+            keys: Vec::with_capacity(1024),
+            frames: vec![Frame::default(); MAX_PLY + 4],
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            lmr: lmr_table(),
+            contempt: 0,
+            root_depth: 0,
+            stopped: false,
+            null_forbidden_ply: None,
+        }
+    }
+
+    /// Prepares a search of `root` reached through the positions whose keys are `game_keys`
+    /// (the last key is the root's). `moves` restricts the root moves (UCI `searchmoves`).
+    pub fn prepare(&mut self, root: &Board, game_keys: &[u64], moves: &[Move], contempt: i32) {
+        self.keys.clear();
+        self.keys.extend_from_slice(game_keys);
+        if self.keys.last() != Some(&repetition_key(root)) {
+            self.keys.push(repetition_key(root));
+        }
+        self.root_moves = crate::rules::legal_moves(root)
+            .into_iter()
+            .filter(|m| moves.is_empty() || moves.contains(m))
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITY,
+                previous_score: -INFINITY,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.contempt = contempt;
+        self.stopped = false;
+        self.history.clear_killers();
+    }
+
+    /// Has this worker been told to stop (or run out of time) during the last search call?
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    fn draw_score(&self, ply: usize) -> i32 {
+        // Contempt is from the root side's view: a draw is worth −contempt to it.
+        if ply.is_multiple_of(2) {
+            -self.contempt
+        } else {
+            self.contempt
+        }
+    }
+
+    /// Stop conditions, checked every `CHECK_INTERVAL` nodes.
+    fn should_stop(&mut self, shared: &Shared) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
+            shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
+            if self.id == 0 {
+                let total: u64 = shared
+                    .node_counts
+                    .iter()
+                    .map(|n| n.load(Ordering::Relaxed))
+                    .sum();
+                if shared.node_limit.is_some_and(|limit| total >= limit)
+                    || shared.control.hard_time_expired()
+                {
+                    shared.control.stop();
+                }
+            }
+            if shared.control.stopped() {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// Repetition (seed 002): a draw if the position occurred once after the root, or twice
+    /// before it. Only positions since the last irreversible move are compared.
+    fn is_repetition(&self, board: &Board, ply: usize) -> bool {
+        let n = self.keys.len();
+        let key = self.keys[n - 1];
+        let root_index = n - 1 - ply;
+        let limit = (board.halfmove_clock() as usize).min(n - 1);
+        let mut earlier = 0;
+        let mut distance = 4;
+        while distance <= limit {
+            let index = n - 1 - distance;
+            if self.keys[index] == key {
+                if index > root_index {
+                    return true;
+                }
+                earlier += 1;
+                if earlier >= 2 {
+                    return true;
+                }
+            }
+            distance += 2;
+        }
+        false
+    }
+
+    /// Searches the root at `depth` within (alpha, beta), for root moves from `pv_index` on
+    /// (MultiPV searches the best lines one after another). Returns the best score.
+    pub fn root_search(
+        &mut self,
+        board: &Board,
+        shared: &Shared,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        pv_index: usize,
+    ) -> i32 {
+        self.root_depth = depth;
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        // The previous best first, the rest by their last scores (a stable sort keeps ties in order).
+        for r in &mut self.root_moves[pv_index..] {
+            r.previous_score = r.score;
+            r.score = -INFINITY;
+        }
+        for i in pv_index..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            self.push(&child, board, mv, 0);
+            let new_depth = depth - 1 + i32::from(!child.checkers().is_empty());
+            self.seldepth = self.seldepth.max(1);
+            let score = if i == pv_index {
+                -self.negamax(&child, shared, -beta, -alpha, new_depth, 1, false)
+            } else {
+                let mut s = -self.negamax(&child, shared, -alpha - 1, -alpha, new_depth, 1, true);
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.negamax(&child, shared, -beta, -alpha, new_depth, 1, false);
+                }
+                s
+            };
+            self.keys.pop();
+            if self.stopped {
+                break;
+            }
+            let root_move = &mut self.root_moves[i];
+            if i == pv_index || score > alpha {
+                root_move.score = score;
+                root_move.seldepth = self.seldepth;
+                root_move.pv.clear();
+                root_move.pv.push(mv);
+                root_move.pv.extend_from_slice(&self.pv[1]);
+            }
+            best = best.max(score);
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        self.root_moves[pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
+        if !self.stopped && pv_index == 0 {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            shared.tt.store(
+                board.hash(),
+                0,
+                Some(self.root_moves[0].mv),
+                best,
+                0,
+                depth,
+                bound,
+            );
+        }
+        best
+    }
+
+    /// Pushes the child's key and remembers the move for continuation history.
+    fn push(&mut self, child: &Board, parent: &Board, mv: Move, ply: usize) {
+        self.keys.push(repetition_key(child));
+        self.frames[ply].moved = Some(PieceTo {
+            piece: parent.piece_on(mv.from).unwrap_or(Piece::Pawn),
+            to: mv.to,
+        });
+    }
+
+    fn previous_moves(&self, ply: usize) -> [Option<PieceTo>; 2] {
+        let one = if ply >= 1 {
+            self.frames[ply - 1].moved
+        } else {
+            None
+        };
+        let two = if ply >= 2 {
+            self.frames[ply - 2].moved
+        } else {
+            None
+        };
+        [one, two]
+    }
+
+    /// The alpha-beta search proper. Returns a score from the side to move's view.
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        board: &Board,
+        shared: &Shared,
+        mut alpha: i32,
+        beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv[ply].clear();
+
+        // Step 1. Quiescence at the horizon.
+        let in_check = !board.checkers().is_empty();
+        if depth <= 0 && !in_check {
+            return self.quiescence(board, shared, alpha, beta, ply);
+        }
+        depth = depth.max(1);
+
+        // Step 2. Stop conditions and draws.
+        self.nodes += 1;
+        if self.should_stop(shared) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { evaluate(board) };
+        }
+        if self.is_repetition(board, ply) || insufficient_material(board) {
+            return self.draw_score(ply);
+        }
+        if board.halfmove_clock() >= 100
+            && (!in_check || !crate::rules::legal_moves(board).is_empty())
+        {
+            return self.draw_score(ply);
+        }
+
+        // Step 3. Mate distance pruning: no line can beat a mate already found nearer the root.
+        let alpha_md = alpha.max(-MATE + ply as i32);
+        let beta_md = beta.min(MATE - ply as i32 - 1);
+        if alpha_md >= beta_md {
+            return alpha_md;
+        }
+
+        // Step 4. Transposition table.
+        let key = board.hash();
+        let tt_hit = shared.tt.probe(key, ply);
+        let tt_move = tt_hit.and_then(|h| h.mv);
+        if let Some(hit) = tt_hit {
+            if !pv_node && hit.depth >= depth {
+                let usable = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                };
+                if usable {
+                    return hit.score;
+                }
+            }
+        }
+
+        // Step 5. Static evaluation; "improving" if better than two plies ago.
+        let static_eval = if in_check {
+            None
+        } else {
+            Some(tt_hit.map_or_else(|| evaluate(board), |h| h.eval))
+        };
+        self.frames[ply].eval = static_eval;
+        let improving = match (
+            static_eval,
+            ply.checked_sub(2).and_then(|p| self.frames[p].eval),
+        ) {
+            (Some(now), Some(before)) => now > before,
+            _ => false,
+        };
+        // A TT score that bounds the true value on the right side is a better estimate.
+        let eval = match (static_eval, tt_hit) {
+            (Some(e), Some(h)) if !is_mate_score(h.score) => match h.bound {
+                Bound::Lower if h.score > e => h.score,
+                Bound::Upper if h.score < e => h.score,
+                Bound::Exact => h.score,
+                _ => e,
+            },
+            (Some(e), _) => e,
+            (None, _) => -INFINITY,
+        };
+
+        if !pv_node && !in_check {
+            // Step 6. Reverse futility pruning: far above beta with little depth left.
+            if depth <= RFP_MAX_DEPTH
+                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+                && !is_mate_score(beta)
+            {
+                return eval;
+            }
+
+            // Step 7. Null-move pruning, guarded against zugzwang: never without pieces, never
+            // twice in a row, and verified at high depth.
+            let after_null = ply > 0 && self.frames[ply - 1].null;
+            if depth >= NMP_MIN_DEPTH
+                && eval >= beta
+                && !after_null
+                && self.null_forbidden_ply != Some(ply)
+                && has_non_pawn_material(board, board.side_to_move())
+                && !is_mate_score(beta)
+            {
+                if let Some(mut child) = board.null_move() {
+                    // A null move is irreversible for repetition purposes.
+                    child.set_halfmove_clock(0);
+                    let r = NMP_BASE_REDUCTION + depth / 4 + ((eval - beta) / 200).min(3);
+                    self.keys.push(repetition_key(&child));
+                    self.frames[ply].moved = None;
+                    self.frames[ply].null = true;
+                    let score = -self.negamax(
+                        &child,
+                        shared,
+                        -beta,
+                        -beta + 1,
+                        depth - r,
+                        ply + 1,
+                        !cut_node,
+                    );
+                    self.frames[ply].null = false;
+                    self.keys.pop();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score >= beta {
+                        let score = if is_mate_score(score) { beta } else { score };
+                        if depth < NMP_VERIFY_DEPTH {
+                            return score;
+                        }
+                        let saved = self.null_forbidden_ply.replace(ply);
+                        let verified =
+                            self.negamax(board, shared, beta - 1, beta, depth - r, ply, false);
+                        self.null_forbidden_ply = saved;
+                        if verified >= beta {
+                            return score;
+                        }
+                    }
+                }
+            }
+        }
+
+        // Step 8. Internal iterative reduction: without a TT move the ordering is poor, so
+        // search shallower and let the next iteration come back with a move.
+        if depth >= IIR_MIN_DEPTH && tt_move.is_none() {
+            depth -= 1;
+        }
+
+        // Step 9. The move loop.
+        let prev = self.previous_moves(ply);
+        let ctx = OrderContext {
+            tt_move,
+            killers: self.history.killers(ply),
+            counter: self.history.counter(prev[0]),
+            last_to: prev[0].map(|p| p.to),
+            prev,
+        };
+        let mut picker = MovePicker::new(ctx);
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut moves_searched = 0;
+        let mut quiets_tried: Vec<(Move, Piece)> = Vec::new();
+        let original_alpha = alpha;
+        let us = board.side_to_move();
+
+        while let Some(scored) = picker.next(board, &self.history) {
+            let mv = scored.mv;
+            let capture = is_capture(board, mv);
+            let quiet = !capture && mv.promotion.is_none();
+            let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
+
+            // Step 10. Move-level pruning, only once a move has been found not to lose by mate.
+            if !pv_node && !in_check && best_score > -MATE_BOUND && moves_searched > 0 {
+                if quiet {
+                    let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+                    if depth <= LMP_MAX_DEPTH && moves_searched as i32 >= lmp_limit {
+                        continue;
+                    }
+                    if depth <= FUTILITY_MAX_DEPTH
+                        && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                    {
+                        continue;
+                    }
+                    if depth <= SEE_MAX_DEPTH && see(board, mv) < SEE_QUIET_MARGIN * depth {
+                        continue;
+                    }
+                } else if depth <= SEE_MAX_DEPTH
+                    && MovePicker::is_bad_capture(scored.score)
+                    && see(board, mv) < SEE_CAPTURE_MARGIN * depth
+                {
+                    continue;
+                }
+            }
+
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            shared.tt.prefetch(child.hash());
+            self.push(&child, board, mv, ply);
+            let gives_check = !child.checkers().is_empty();
+
+            // Step 11. Check extension (seed 001): a check does not use up depth.
+            let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            let new_depth = depth - 1 + extension;
+
+            // Step 12. NegaScout with late-move reductions.
+            let score = if moves_searched == 0 {
+                -self.negamax(&child, shared, -beta, -alpha, new_depth, ply + 1, false)
+            } else {
+                let mut reduction = 0;
+                if depth >= LMR_MIN_DEPTH
+                    && moves_searched > usize::from(pv_node)
+                    && (quiet || MovePicker::is_bad_capture(scored.score))
+                {
+                    reduction =
+                        self.lmr[depth.min(MAX_PLY as i32) as usize][moves_searched.min(63)];
+                    reduction += i32::from(!pv_node) + i32::from(cut_node) - i32::from(improving);
+                    reduction -= i32::from(gives_check);
+                    if quiet {
+                        reduction -= i32::from(
+                            Some(mv) == ctx.killers[0]
+                                || Some(mv) == ctx.killers[1]
+                                || Some(mv) == ctx.counter,
+                        );
+                        reduction -= scored
+                            .score
+                            .clamp(-2 * LMR_HISTORY_DIVISOR, 2 * LMR_HISTORY_DIVISOR)
+                            / LMR_HISTORY_DIVISOR;
+                    }
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.negamax(
+                    &child,
+                    shared,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - reduction,
+                    ply + 1,
+                    true,
+                );
+                if s > alpha && reduction > 0 {
+                    s = -self.negamax(
+                        &child,
+                        shared,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        !cut_node,
+                    );
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(&child, shared, -beta, -alpha, new_depth, ply + 1, false);
+                }
+                s
+            };
+            self.keys.pop();
+            moves_searched += 1;
+            if self.stopped {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(mv);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
+                    if score >= beta {
+                        // Step 13. A cut-off: teach the ordering.
+                        if quiet {
+                            self.history.add_killer(ply, mv);
+                            self.history.set_counter(prev[0], mv);
+                            self.history
+                                .update_quiets(us, (mv, piece), &quiets_tried, prev, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push((mv, piece));
+            }
+        }
+
+        // Step 14. No legal move: mate ("INFINITY − ply") or stalemate.
+        // Pruning skips moves only after one has been searched, so none searched means none exist.
+        if moves_searched == 0 {
+            return if in_check {
+                -MATE + ply as i32
+            } else {
+                self.draw_score(ply)
+            };
+        }
+
+        // Step 15. Store the result.
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_move.is_some() && best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        shared.tt.store(
+            key,
+            ply,
+            best_move,
+            best_score,
+            static_eval.unwrap_or(0),
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    /// Quiescence search (seed 001): captures "to the end", the static eval as a floor; in check,
+    /// all evasions.
+    fn quiescence(
+        &mut self,
+        board: &Board,
+        shared: &Shared,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.nodes += 1;
+        self.pv[ply].clear();
+        if self.should_stop(shared) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = !board.checkers().is_empty();
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { evaluate(board) };
+        }
+        if insufficient_material(board) {
+            return self.draw_score(ply);
+        }
+
+        let key = board.hash();
+        let tt_hit = shared.tt.probe(key, ply);
+        if let Some(hit) = tt_hit {
+            let usable = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => hit.score >= beta,
+                Bound::Upper => hit.score <= alpha,
+            };
+            if usable && beta - alpha == 1 {
+                return hit.score;
+            }
+        }
+
+        let static_eval = if in_check {
+            None
+        } else {
+            Some(tt_hit.map_or_else(|| evaluate(board), |h| h.eval))
+        };
+        let mut best_score = -INFINITY;
+        if let Some(e) = static_eval {
+            if e >= beta {
+                return e;
+            }
+            best_score = e;
+            alpha = alpha.max(e);
+        }
+
+        let prev = self.previous_moves(ply);
+        let ctx = OrderContext {
+            tt_move: tt_hit.and_then(|h| h.mv),
+            last_to: prev[0].map(|p| p.to),
+            prev,
+            ..Default::default()
+        };
+        let mut picker = if in_check {
+            MovePicker::new(ctx)
+        } else {
+            MovePicker::noisy(ctx)
+        };
+        let mut best_move = None;
+        let mut any_move = false;
+        while let Some(scored) = picker.next(board, &self.history) {
+            let mv = scored.mv;
+            any_move = true;
+            if let Some(e) = static_eval {
+                // Losing captures are left out; so are captures that cannot reach alpha.
+                if MovePicker::is_bad_capture(scored.score) {
+                    continue;
+                }
+                let victim = board.piece_on(mv.to).map_or(100, crate::rules::piece_value);
+                if mv.promotion.is_none() && e + victim + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+            }
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            self.keys.push(repetition_key(&child));
+            self.frames[ply].moved = Some(PieceTo {
+                piece: board.piece_on(mv.from).unwrap_or(Piece::Pawn),
+                to: mv.to,
+            });
+            let score = -self.quiescence(&child, shared, -beta, -alpha, ply + 1);
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && !any_move {
+            return -MATE + ply as i32;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        shared.tt.store(
+            key,
+            ply,
+            best_move,
+            best_score,
+            static_eval.unwrap_or(0),
+            0,
+            bound,
+        );
+        best_score
+    }
+}

@@ -1,0 +1,423 @@
+//! The UCI protocol: the command loop, `position` and `go` parsing, options, and the search
+//! thread that reports `info` lines and the `bestmove`.
+//!
+//! Design note: the main thread reads commands and is never blocked by a search, so `stop`,
+//! `isready` and `ponderhit` are answered at once. A search runs on its own thread, which
+//! borrows the engine for its duration; commands that need the engine (`setoption`,
+//! `ucinewgame`) first end the running search. Bad input never changes the state: it gets an
+//! `info string error: …` line and the engine goes on with what it had.
+
+mod go;
+pub mod options;
+
+use crate::rules::notation::move_to_uci;
+use crate::rules::{Board, Game, Move};
+use crate::search::{Engine, Progress, Reporter, ScoreBound, SearchControl};
+use options::{declared, parse_setoption, spin_default, OptionSpec, OptionValue};
+use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// Longest accepted command line; longer lines are discarded with an error.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Where protocol output goes (stdout, or a buffer in tests). Lines are written whole.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// Output to standard output.
+    pub fn stdout() -> Self {
+        Output(Arc::new(Mutex::new(Box::new(std::io::stdout()))))
+    }
+
+    /// Output to any writer.
+    pub fn to(writer: impl Write + Send + 'static) -> Self {
+        Output(Arc::new(Mutex::new(Box::new(writer))))
+    }
+
+    /// Writes one line and flushes. A closed pipe is ignored: the GUI is gone.
+    pub fn line(&self, text: &str) {
+        let mut out = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+    }
+
+    /// Writes an `info string error: …` line.
+    pub fn error(&self, text: &str) {
+        self.line(&format!("info string error: {text}"));
+    }
+}
+
+/// Whether the loop goes on after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep reading commands.
+    Continue,
+    /// `quit` was received.
+    Quit,
+}
+
+struct RunningSearch {
+    control: Arc<SearchControl>,
+    handle: JoinHandle<()>,
+}
+
+/// Protocol state.
+pub struct Uci {
+    out: Output,
+    engine: Arc<Mutex<Engine>>,
+    game: Game,
+    specs: Vec<OptionSpec>,
+    chess960: bool,
+    search: Option<RunningSearch>,
+}
+
+struct UciReporter {
+    out: Output,
+    root: Board,
+    chess960: bool,
+}
+
+impl Reporter for UciReporter {
+    fn progress(&mut self, p: &Progress) {
+        let nps = p.nodes * 1000 / p.time_ms.max(1);
+        let bound = match p.bound {
+            ScoreBound::Exact => "",
+            ScoreBound::Lower => " lowerbound",
+            ScoreBound::Upper => " upperbound",
+        };
+        let pv = pv_to_uci(&self.root, &p.pv, self.chess960);
+        self.out.line(&format!(
+            "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
+            p.depth, p.seldepth, p.multipv, p.score, bound, p.nodes, nps, p.hashfull, p.time_ms, pv
+        ));
+    }
+}
+
+/// A line of moves in UCI notation, played from `root`.
+fn pv_to_uci(root: &Board, pv: &[Move], chess960: bool) -> String {
+    let mut board = root.clone();
+    let mut words = Vec::with_capacity(pv.len());
+    for &mv in pv {
+        if !board.is_legal(mv) {
+            break;
+        }
+        words.push(move_to_uci(&board, mv, chess960));
+        board.play_unchecked(mv);
+    }
+    words.join(" ")
+}
+
+impl Uci {
+    /// A protocol handler writing to `out`.
+    pub fn new(out: Output) -> Self {
+        let specs = declared();
+        let mut engine = Engine::new(
+            spin_default(&specs, "Hash") as usize,
+            spin_default(&specs, "Threads") as usize,
+        );
+        engine.options.move_overhead = spin_default(&specs, "Move Overhead") as u64;
+        Uci {
+            out,
+            engine: Arc::new(Mutex::new(engine)),
+            game: Game::new(),
+            specs,
+            chess960: false,
+            search: None,
+        }
+    }
+
+    fn lock_engine(&self) -> std::sync::MutexGuard<'_, Engine> {
+        self.engine.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Handles one command line.
+    pub fn handle(&mut self, line: &str) -> Flow {
+        self.reap_finished_search();
+        let line = line.trim();
+        let (command, args) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let args = args.trim();
+        match command {
+            "" => {}
+            "uci" => {
+                self.out
+                    .line(&format!("id name Tropa {}", env!("CARGO_PKG_VERSION")));
+                self.out.line("id author the Tropa developers");
+                for spec in &self.specs {
+                    self.out.line(&spec.to_string());
+                }
+                self.out.line("uciok");
+            }
+            "isready" => self.out.line("readyok"),
+            "debug" | "register" => {}
+            "ucinewgame" => {
+                self.finish_search();
+                self.lock_engine().clear();
+                self.game = Game::from_board(Board::default(), self.chess960);
+            }
+            "position" => match go::parse_position(args, self.chess960) {
+                Ok(game) => self.game = game,
+                Err(e) => self.out.error(&e),
+            },
+            "go" => self.go(args),
+            "stop" => {
+                if let Some(search) = &self.search {
+                    search.control.stop();
+                }
+                self.finish_search();
+            }
+            "ponderhit" => {
+                if let Some(search) = &self.search {
+                    search.control.ponderhit();
+                }
+            }
+            "setoption" => self.setoption(args),
+            "quit" => {
+                if let Some(search) = &self.search {
+                    search.control.stop();
+                }
+                self.finish_search();
+                return Flow::Quit;
+            }
+            "d" => {
+                let board = self.game.board();
+                self.out.line(&format!("info string fen {board}"));
+                self.out
+                    .line(&format!("info string key {:016x}", board.hash()));
+            }
+            _ => {
+                let shown: String = command.chars().take(40).collect();
+                self.out.error(&format!("unknown command '{shown}'"));
+            }
+        }
+        Flow::Continue
+    }
+
+    fn setoption(&mut self, args: &str) {
+        let (name, value) = match parse_setoption(args, &self.specs) {
+            Ok(v) => v,
+            Err(e) => return self.out.error(&e),
+        };
+        self.finish_search();
+        let mut engine = self.lock_engine();
+        match (name, value) {
+            ("Hash", OptionValue::Int(mb)) => engine.set_hash(mb as usize),
+            ("Threads", OptionValue::Int(n)) => engine.set_threads(n as usize),
+            ("MultiPV", OptionValue::Int(n)) => engine.options.multipv = n as usize,
+            ("Move Overhead", OptionValue::Int(ms)) => engine.options.move_overhead = ms as u64,
+            ("Contempt", OptionValue::Int(cp)) => engine.options.contempt = cp as i32,
+            ("Clear Hash", _) => engine.clear(),
+            ("UCI_Chess960", OptionValue::Bool(on)) => {
+                drop(engine);
+                self.chess960 = on;
+                self.game = Game::from_board(self.game.board().clone(), on);
+            }
+            // Ponder only tells us the GUI may send `go ponder`; nothing to configure.
+            ("Ponder", _) => {}
+            (other, _) => self.out.error(&format!("option '{other}' is not handled")),
+        }
+    }
+
+    fn go(&mut self, args: &str) {
+        if self.search.is_some() {
+            return self.out.error("already searching; send stop first");
+        }
+        let (limits, warnings) = match go::parse_go(args, self.game.board(), self.chess960) {
+            Ok(v) => v,
+            Err(e) => return self.out.error(&e),
+        };
+        for w in warnings {
+            self.out.error(&w);
+        }
+        let control = Arc::new(SearchControl::new());
+        let engine = Arc::clone(&self.engine);
+        let game = self.game.clone();
+        let out = self.out.clone();
+        let chess960 = self.chess960;
+        let thread_control = Arc::clone(&control);
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+                let mut reporter = UciReporter {
+                    out: out.clone(),
+                    root: game.board().clone(),
+                    chess960,
+                };
+                let result = engine.search(&game, &limits, &thread_control, &mut reporter);
+                drop(engine);
+                // In infinite or ponder mode the bestmove waits for `stop` (or `ponderhit`).
+                while (limits.infinite && !thread_control.stopped())
+                    || (limits.ponder && thread_control.pondering() && !thread_control.stopped())
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                let board = game.board();
+                let text = match result.best {
+                    Some(best) => {
+                        let mut text = format!("bestmove {}", move_to_uci(board, best, chess960));
+                        if let Some(ponder) = result.ponder {
+                            let mut after = board.clone();
+                            after.play_unchecked(best);
+                            if after.is_legal(ponder) {
+                                text.push_str(&format!(
+                                    " ponder {}",
+                                    move_to_uci(&after, ponder, chess960)
+                                ));
+                            }
+                        }
+                        text
+                    }
+                    None => "bestmove 0000".to_string(),
+                };
+                out.line(&text);
+            });
+        match spawned {
+            Ok(handle) => self.search = Some(RunningSearch { control, handle }),
+            Err(e) => self
+                .out
+                .error(&format!("cannot start the search thread: {e}")),
+        }
+    }
+
+    /// Waits for the running search (if any) to print its bestmove.
+    fn finish_search(&mut self) {
+        if let Some(search) = self.search.take() {
+            search.control.stop();
+            let _ = search.handle.join();
+        }
+    }
+
+    fn reap_finished_search(&mut self) {
+        if self.search.as_ref().is_some_and(|s| s.handle.is_finished()) {
+            self.finish_search();
+        }
+    }
+
+    /// Waits for a running search to end by itself (used at end of input).
+    fn wait_for_search(&mut self) {
+        if let Some(search) = self.search.take() {
+            let _ = search.handle.join();
+        }
+    }
+}
+
+/// Reads one line of at most `MAX_LINE` bytes into `buf`. Returns `Ok(None)` at end of input,
+/// `Ok(Some(false))` for a line that was too long (its rest is discarded).
+fn read_line_capped(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
+    buf.clear();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let chunk = reader.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(if any { Some(!too_long) } else { None });
+        }
+        any = true;
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], Some(i + 1)),
+            None => (chunk, None),
+        };
+        if !too_long {
+            if buf.len() + part.len() > MAX_LINE {
+                too_long = true;
+                buf.clear();
+            } else {
+                buf.extend_from_slice(part);
+            }
+        }
+        let used = done.unwrap_or(chunk.len());
+        reader.consume(used);
+        if done.is_some() {
+            return Ok(Some(!too_long));
+        }
+    }
+}
+
+/// Runs the protocol on `input` until `quit` or end of input.
+pub fn run(input: &mut impl BufRead, out: Output) {
+    let mut uci = Uci::new(out.clone());
+    let mut buf = Vec::new();
+    loop {
+        match read_line_capped(input, &mut buf) {
+            Ok(None) => break,
+            Ok(Some(false)) => out.error(&format!("line longer than {MAX_LINE} bytes ignored")),
+            Ok(Some(true)) => match std::str::from_utf8(&buf) {
+                Ok(line) => {
+                    if uci.handle(line.trim_end_matches('\r')) == Flow::Quit {
+                        return;
+                    }
+                }
+                Err(_) => out.error("line is not valid UTF-8; ignored"),
+            },
+            Err(e) => {
+                out.error(&format!("cannot read input: {e}"));
+                break;
+            }
+        }
+    }
+    // End of input: let a finite search finish and print its move, but do not wait forever.
+    if let Some(search) = &uci.search {
+        if !search.handle.is_finished() {
+            search.control.stop();
+        }
+    }
+    uci.wait_for_search();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Default)]
+    struct Capture(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Capture {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn session(input: &[u8]) -> String {
+        let capture = Capture::default();
+        run(
+            &mut std::io::Cursor::new(input.to_vec()),
+            Output::to(capture.clone()),
+        );
+        let bytes = capture.0.lock().unwrap().clone();
+        String::from_utf8(bytes).unwrap()
+    }
+
+    #[test]
+    fn handshake_and_search() {
+        let out = session(b"uci\nisready\nposition startpos moves e2e4\ngo depth 3\n");
+        assert!(out.contains("uciok") && out.contains("readyok"));
+        assert!(out.contains("option name Hash type spin"));
+        let best = out.lines().find(|l| l.starts_with("bestmove")).unwrap();
+        assert!(best.len() > 12, "{best}");
+    }
+
+    #[test]
+    fn bad_input_keeps_state() {
+        let input = b"position startpos moves e2e4\nposition fen 8/8/8 w - - 0 1\nposition startpos moves e2e5\nfoo\n\xff\xfe\ngo depth 2\n";
+        let out = session(input);
+        assert_eq!(out.matches("info string error:").count(), 4, "{out}");
+        // The previous position (after 1.e4) is kept, so Black moves.
+        let best = out.lines().find(|l| l.starts_with("bestmove")).unwrap();
+        let mv = best.split_whitespace().nth(1).unwrap();
+        assert!(mv.ends_with('6') || mv.ends_with('5'), "{best}");
+    }
+
+    #[test]
+    fn over_long_line_is_rejected() {
+        let mut input = vec![b'x'; MAX_LINE + 10];
+        input.extend_from_slice(b"\nisready\n");
+        let out = session(&input);
+        assert!(out.contains("longer than") && out.contains("readyok"));
+    }
+}
