@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod eval;
+pub mod pioneer;
 pub mod rules;
 pub mod search;
 pub mod uci;

@@ -146,6 +146,29 @@ pub fn exchange_after_move(board: &Board, from: Square, to: Square, piece: Piece
     swap(board, from, to, piece, victim, board.occupied())
 }
 
+/// What the opponent of the piece's owner gains by capturing `piece` once it has arrived on `to`
+/// from `from` (the first capture made with his cheapest attacker, both sides then free to
+/// stop); `None` when he has no piece that may capture there. PIONEER uses it for the third rule
+/// of square control ("the opponent does not lose the exchange there").
+pub fn capture_gain_against(board: &Board, from: Square, to: Square, piece: Piece) -> Option<i32> {
+    let owner = board.color_on(from)?;
+    let occupied = (board.occupied() & !from.bitboard()) | to.bitboard();
+    let attackers = attackers_to(board, to, occupied) & !to.bitboard();
+    let (attacker, square) = least_valuable(board, attackers, !owner)?;
+    // A king may not capture a defended piece.
+    if attacker == Piece::King && !(attackers & board.colors(owner)).is_empty() {
+        return None;
+    }
+    Some(swap(
+        board,
+        square,
+        to,
+        attacker,
+        piece_value(piece),
+        occupied,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,5 +218,36 @@ mod tests {
         assert_eq!(exchange_on_square(&board, Square::E5, Color::White), 0);
         let board = parse_fen("4k3/8/8/4p3/8/5N2/8/4K3 w - - 0 1", false).unwrap();
         assert_eq!(exchange_on_square(&board, Square::E5, Color::White), 100);
+    }
+
+    #[test]
+    fn capture_gain_against_a_placed_piece() {
+        // A white knight going to e5 is taken by the d6 pawn for nothing in return.
+        let board = parse_fen("4k3/8/3p4/8/8/5N2/8/4K3 w - - 0 1", false).unwrap();
+        assert_eq!(
+            capture_gain_against(&board, Square::F3, Square::E5, Piece::Knight),
+            Some(320)
+        );
+        // On d4 it is not attacked at all.
+        assert_eq!(
+            capture_gain_against(&board, Square::F3, Square::D4, Piece::Knight),
+            None
+        );
+        // A rook taking a defended bishop loses the exchange: 330 - 500.
+        let board = parse_fen("r3k3/8/8/8/8/8/1P6/4KB2 w - - 0 1", false).unwrap();
+        assert_eq!(
+            capture_gain_against(&board, Square::F1, Square::A6, Piece::Bishop),
+            Some(330)
+        );
+        assert_eq!(
+            capture_gain_against(&board, Square::F1, Square::A3, Piece::Bishop),
+            Some(330 - 500)
+        );
+        // The lone king may not take a defended piece.
+        let board = parse_fen("8/8/8/3k4/8/8/4R3/4K2B w - - 0 1", false).unwrap();
+        assert_eq!(
+            capture_gain_against(&board, Square::H1, Square::E4, Piece::Bishop),
+            None
+        );
     }
 }

@@ -1,0 +1,462 @@
+//! Attack trajectories: from a root piece (Botvinnik's "комлевая фигура") to an enemy piece,
+//! the target, or — for a pawn — to its promotion square.
+//!
+//! Seed 004: "Building a group of attack trajectories begins with the choice of a root piece and
+//! a piece of the other side, the object of the goal. The shortest trajectories on the empty board
+//! are taken from memory; then the duration of the movement along them is forecast." When every
+//! shortest trajectory has to be lengthened, longer ones with fewer obstacles are built from two
+//! fragments (`route::Assessor::longer`).
+//!
+//! Design note: the promotion of a pawn is treated as one more material goal (queen minus pawn),
+//! because in the endgame — Réti's study above all — the struggle for material is the race of a
+//! pawn to its last rank against the enemy king's trajectories to its path. A pawn's capturing
+//! trajectory is its pushes to a square attacking the target plus the diagonal capture. Each
+//! attack is judged at once for the four reasons of rejection (`reject.rs`); rejected attacks are
+//! kept with their reasons, for the plan output.
+
+use super::control::control;
+use super::reject::{piece_letter, piece_name, Rejection, Stuck};
+use super::route::{piece_moves, pinned, Assessor, Finish, ObstacleKind, Route};
+use super::trajectory::{bundle, Mover};
+use crate::rules::see::{capture_gain_against, exchange_after_move};
+use crate::rules::{piece_value, BitBoard, Board, Color, Piece, Rank, Square};
+use cozy_chess::{
+    get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves,
+};
+
+/// What an attack trajectory is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// Capture the enemy piece standing on `target`.
+    Capture {
+        /// The target's square.
+        target: Square,
+        /// The target piece.
+        piece: Piece,
+    },
+    /// Promote the pawn on `square`.
+    Promote {
+        /// The promotion square.
+        square: Square,
+    },
+}
+
+impl Goal {
+    /// The square the trajectory ends on.
+    pub fn square(&self) -> Square {
+        match *self {
+            Goal::Capture { target, .. } => target,
+            Goal::Promote { square } => square,
+        }
+    }
+}
+
+/// An attack trajectory with its judgement.
+#[derive(Clone, Debug)]
+pub struct Attack {
+    /// The attacking side.
+    pub side: Color,
+    /// The root piece.
+    pub piece: Piece,
+    /// The goal.
+    pub goal: Goal,
+    /// The chosen path, its obstacles and timing.
+    pub route: Route,
+    /// Material the goal is worth in the exchange model, in centipawns.
+    pub gain: i32,
+    /// Why it was given up (empty: the attack is live).
+    pub rejections: Vec<Rejection>,
+}
+
+impl Attack {
+    /// Is the attack live (no reason to reject it)?
+    pub fn live(&self) -> bool {
+        self.rejections.is_empty()
+    }
+
+    /// Rejected only because the target would run away (its escape moves then matter).
+    pub fn only_escapes(&self) -> bool {
+        !self.rejections.is_empty()
+            && self
+                .rejections
+                .iter()
+                .all(|r| matches!(r, Rejection::TargetEscapes { .. }))
+    }
+
+    /// Forecast duration in the attacker's moves.
+    pub fn forecast(&self) -> u8 {
+        self.route.forecast()
+    }
+
+    /// The root square.
+    pub fn root(&self) -> Square {
+        self.route.start()
+    }
+
+    /// The seed's notation: `R e1–a1×a7`, `P h5–h4–h3–h2–h1=Q`, `K a6–b7×c7`.
+    pub fn notation(&self) -> String {
+        route_notation(self.piece, &self.route, self.goal)
+    }
+
+    /// The goal in words: "the a7 pawn", "promotion on h1".
+    pub fn goal_words(&self) -> String {
+        match self.goal {
+            Goal::Capture { target, piece } => format!("the {} on {target}", piece_name(piece)),
+            Goal::Promote { square } => format!("promotion on {square}"),
+        }
+    }
+}
+
+/// Writes a route as `R e1–a1×a7` (capture), `K h8–g7–f6` (arrival), `P c6–c7–c8=Q`.
+pub fn route_notation(piece: Piece, route: &Route, goal: Goal) -> String {
+    let mut text = String::new();
+    text.push(piece_letter(piece));
+    text.push(' ');
+    let n = route.squares.len();
+    for (i, s) in route.squares.iter().enumerate() {
+        if i > 0 {
+            let capture = i == n - 1 && matches!(goal, Goal::Capture { .. });
+            text.push(if capture { '×' } else { '–' });
+        }
+        text.push_str(&s.to_string());
+    }
+    if matches!(goal, Goal::Promote { .. }) {
+        text.push_str("=Q");
+    }
+    text
+}
+
+/// Limits of the trajectories considered.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Longest attack considered, in moves on the empty board.
+    pub max_len: u8,
+    /// Longest forecast duration considered.
+    pub max_forecast: u8,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_len: 4,
+            max_forecast: 5,
+        }
+    }
+}
+
+/// Squares from which a piece of kind `mover` attacks `target` with the given occupancy.
+pub fn attack_squares(mover: Mover, target: Square, occupied: BitBoard) -> BitBoard {
+    match mover {
+        Mover::Pawn(color) => get_pawn_attacks(target, !color),
+        Mover::Knight => get_knight_moves(target),
+        Mover::Bishop => get_bishop_moves(target, occupied),
+        Mover::Rook => get_rook_moves(target, occupied),
+        Mover::Queen => get_bishop_moves(target, occupied) | get_rook_moves(target, occupied),
+        Mover::King => get_king_moves(target),
+    }
+}
+
+/// Converts the obstacles of a route into rejections (reasons 3 and 4).
+fn obstacle_rejections(route: &Route) -> Vec<Rejection> {
+    route
+        .hard_obstacles()
+        .map(|o| match o.kind {
+            ObstacleKind::Controlled(c) => Rejection::Controlled {
+                square: c.square,
+                by: c.by,
+                piece: c.piece,
+                rule: c.rule,
+            },
+            ObstacleKind::Enemy(piece) => Rejection::Blocked {
+                square: o.square,
+                piece,
+            },
+            ObstacleKind::OwnBlockedPawn => Rejection::OwnPieceStuck {
+                square: o.square,
+                piece: Piece::Pawn,
+                why: Stuck::BlockedPawn,
+            },
+            ObstacleKind::OwnPinned(piece) => Rejection::OwnPieceStuck {
+                square: o.square,
+                piece,
+                why: Stuck::Pinned,
+            },
+            ObstacleKind::OwnImmobile(piece) | ObstacleKind::OwnMovable(piece) => {
+                Rejection::OwnPieceStuck {
+                    square: o.square,
+                    piece,
+                    why: Stuck::NoSquare,
+                }
+            }
+        })
+        .collect()
+}
+
+/// Reason 2: squares the target can run to before the attacker arrives, where it is neither
+/// controlled by the attacker's side nor still hit by the attacker from its last stop.
+pub fn escape_squares(
+    board: &Board,
+    route: &Route,
+    target: Square,
+    attacker_to_move: bool,
+) -> BitBoard {
+    let budget = route.forecast() as i32 - 1 + i32::from(!attacker_to_move);
+    let Some(piece) = board.piece_on(target) else {
+        return BitBoard::EMPTY;
+    };
+    let Some(owner) = board.color_on(target) else {
+        return BitBoard::EMPTY;
+    };
+    if budget < 1 || pinned(board, owner).has(target) {
+        return BitBoard::EMPTY;
+    }
+    let occupied = board.occupied() & !route.start().bitboard() & !target.bitboard();
+    let penultimate = route.squares[route.squares.len().saturating_sub(2)];
+    let still_hit = attack_squares(route.mover, penultimate, occupied);
+    let still_hit = if matches!(route.mover, Mover::Pawn(_)) {
+        get_pawn_attacks(penultimate, route.side)
+    } else {
+        still_hit
+    };
+    let mut out = BitBoard::EMPTY;
+    for s in piece_moves(board, target, board.occupied()) & !still_hit {
+        if control(board, s, target, piece).is_none() {
+            out |= s.bitboard();
+        }
+    }
+    out
+}
+
+/// The attack of the piece on `root` against the enemy piece on `target`, judged, or `None` when
+/// there is no trajectory within the limits.
+pub fn attack_on(board: &Board, root: Square, target: Square, limits: Limits) -> Option<Attack> {
+    let side = board.color_on(root)?;
+    let piece = board.piece_on(root)?;
+    let victim = board.piece_on(target)?;
+    if board.color_on(target) != Some(!side) || victim == Piece::King {
+        return None;
+    }
+    let mover = Mover::new(piece, side);
+    let assessor = Assessor::new(board, root, mover, true)?;
+    let route = if piece == Piece::Pawn {
+        pawn_capture_route(&assessor, root, target, side)?
+    } else {
+        let shortest = assessor.shortest(target, Finish::Capture)?;
+        if shortest.passable() || shortest.len() > 2 {
+            shortest
+        } else {
+            // All shortest trajectories lengthened: look at longer ones with fewer obstacles.
+            assessor
+                .longer(target, Finish::Capture)
+                .into_iter()
+                .next()
+                .unwrap_or(shortest)
+        }
+    };
+    if route.len() > limits.max_len || route.forecast() > limits.max_forecast {
+        return None;
+    }
+    let gain = exchange_after_move(board, root, target, piece);
+    let mut rejections = Vec::new();
+    if gain <= 0 {
+        rejections.push(Rejection::UnfavourableExchange { value: gain });
+    }
+    let escapes = escape_squares(board, &route, target, board.side_to_move() == side);
+    if !escapes.is_empty() {
+        rejections.push(Rejection::TargetEscapes { squares: escapes });
+    }
+    rejections.extend(obstacle_rejections(&route));
+    Some(Attack {
+        side,
+        piece,
+        goal: Goal::Capture {
+            target,
+            piece: victim,
+        },
+        route,
+        gain,
+        rejections,
+    })
+}
+
+fn pawn_capture_route(
+    assessor: &Assessor,
+    root: Square,
+    target: Square,
+    side: Color,
+) -> Option<Route> {
+    let mover = Mover::Pawn(side);
+    let approach = (get_pawn_attacks(target, !side) & root.file().bitboard()).next_square()?;
+    let mut stops = if approach == root {
+        vec![root]
+    } else {
+        let b = bundle(mover, root, approach)?;
+        b.paths(mover, 1).into_iter().next()?
+    };
+    stops.push(target);
+    Some(assessor.route(&stops, Finish::Capture))
+}
+
+/// The promotion trajectory of the pawn on `pawn`, judged (`None` if it is not a pawn).
+pub fn promotion(board: &Board, pawn: Square, limits: Limits) -> Option<Attack> {
+    let side = board.color_on(pawn)?;
+    if board.piece_on(pawn)? != Piece::Pawn {
+        return None;
+    }
+    let square = Square::new(pawn.file(), Rank::Eighth.relative_to(side));
+    let mover = Mover::Pawn(side);
+    let assessor = Assessor::new(board, pawn, mover, true)?;
+    let b = bundle(mover, pawn, square)?;
+    let route = assessor.best_in_bundle(b, Finish::Arrive);
+    if route.len() > limits.max_len + 1 {
+        return None;
+    }
+    // The new queen must survive on its square.
+    let lost = capture_gain_against(board, pawn, square, Piece::Queen).map_or(0, |g| g.max(0));
+    let gain = piece_value(Piece::Queen) - piece_value(Piece::Pawn) - lost;
+    let mut rejections = Vec::new();
+    if gain <= 0 {
+        rejections.push(Rejection::UnfavourableExchange { value: gain });
+    }
+    rejections.extend(promotion_obstacles(board, &route));
+    Some(Attack {
+        side,
+        piece: Piece::Pawn,
+        goal: Goal::Promote { square },
+        route,
+        gain,
+        rejections,
+    })
+}
+
+/// For a pawn, control of a stop only counts where the pawn would be lost there; the route
+/// obstacles already say that (rule 2 for pieces, rule 1 for pawns). Enemy pieces in front
+/// block for good.
+fn promotion_obstacles(_board: &Board, route: &Route) -> Vec<Rejection> {
+    obstacle_rejections(route)
+}
+
+/// Every attack and promotion trajectory of `side` within the limits, live and rejected.
+pub fn attacks(board: &Board, side: Color, limits: Limits) -> Vec<Attack> {
+    let mut out = Vec::new();
+    let targets = board.colors(!side) & !board.pieces(Piece::King);
+    for root in board.colors(side) {
+        for target in targets {
+            if let Some(a) = attack_on(board, root, target, limits) {
+                out.push(a);
+            }
+        }
+        if board.piece_on(root) == Some(Piece::Pawn) {
+            if let Some(p) = promotion(board, root, limits) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::parse_fen;
+
+    /// Seed diagram 51, rebuilt from the text.
+    pub const DIAGRAM_51: &str = "6k1/p2p1p2/1p2p1p1/1P2n2r/2P5/3PP3/6P1/1B2RK2 w - - 0 1";
+    /// Seed diagram 52, rebuilt from the text.
+    pub const DIAGRAM_52: &str = "4r1k1/3b1p1p/p4npB/4p2p/2P5/3BR2P/PP3PP1/6K1 w - - 0 1";
+
+    #[test]
+    fn rook_manoeuvre_e1_a1_a7() {
+        let board = parse_fen(DIAGRAM_51, false).unwrap();
+        let a = attack_on(&board, Square::E1, Square::A7, Limits::default()).unwrap();
+        assert!(a.live(), "{:?}", a.rejections);
+        assert_eq!(a.notation(), "R e1–a1×a7");
+        assert_eq!(a.forecast(), 3);
+        assert_eq!(a.gain, 100);
+        assert_eq!(a.goal_words(), "the pawn on a7");
+    }
+
+    #[test]
+    fn bishop_manoeuvre_h6_g5_f6() {
+        // Seed diagram 52 (rebuilt): B h6–g5×f6 against the knight f6, which has no square to
+        // run to (d5, g4 and e4 are controlled, d7, e8, g8, h5 and h7 taken by its own side).
+        let board = parse_fen(DIAGRAM_52, false).unwrap();
+        let a = attack_on(&board, Square::H6, Square::F6, Limits::default()).unwrap();
+        assert_eq!(a.notation(), "B h6–g5×f6");
+        assert_eq!(a.forecast(), 2);
+        assert_eq!(a.gain, 320);
+        assert!(a.live(), "{:?}", a.rejections);
+        // Give the knight the square d7 and the attack is refuted: the target runs.
+        let board = parse_fen(
+            "4r1k1/5p1p/p4npB/4p2p/2P5/3BR2P/PP3PP1/6K1 w - - 0 1",
+            false,
+        )
+        .unwrap();
+        let a = attack_on(&board, Square::H6, Square::F6, Limits::default()).unwrap();
+        assert_eq!(
+            a.rejections,
+            vec![Rejection::TargetEscapes {
+                squares: Square::D7.bitboard()
+            }]
+        );
+    }
+
+    #[test]
+    fn rejections_record_their_reasons() {
+        // Reason 1: the rook would take a pawn defended by a pawn.
+        let board = parse_fen("4k3/8/1p6/p7/8/8/8/R3K3 w - - 0 1", false).unwrap();
+        let a = attack_on(&board, Square::A1, Square::A5, Limits::default()).unwrap();
+        assert!(a.rejections.iter().any(|r| r.number() == 1));
+        // Reason 3: the rook's way to a5 along the fifth rank is blocked, a2 controlled.
+        let board = parse_fen("5k2/8/3p4/p1pP2r1/1n6/8/3R4/6K1 w - - 0 1", false).unwrap();
+        let a = attack_on(&board, Square::D2, Square::A5, Limits::default()).unwrap();
+        // The two-fragment trajectory d2–d1–a1×a5 is found instead, and it is live.
+        assert_eq!(a.notation(), "R d2–d1–a1×a5");
+        assert_eq!(a.forecast(), 3);
+        assert!(a.live(), "{:?}", a.rejections);
+        // Reason 4: own blocked pawn on the file. The direct route is rejected; a longer one
+        // round the pawn (three moves, from two fragments) takes its place.
+        let board = parse_fen("3n2k1/8/3p4/3P4/8/8/8/3R2K1 w - - 0 1", false).unwrap();
+        let assessor = Assessor::new(&board, Square::D1, Mover::Rook, true).unwrap();
+        let direct = assessor.shortest(Square::D8, Finish::Capture).unwrap();
+        let reasons = obstacle_rejections(&direct);
+        assert!(reasons.iter().any(|r| r.number() == 4), "{reasons:?}");
+        assert!(reasons.iter().any(|r| r.number() == 3), "{reasons:?}");
+        let a = attack_on(&board, Square::D1, Square::D8, Limits::default()).unwrap();
+        assert_eq!(a.route.len(), 3);
+        assert!(a.route.passable());
+        assert!(a.rejections.iter().all(|r| r.number() != 4));
+        // Reason 2: a lone knight attacked from afar runs away.
+        let board = parse_fen("4k3/8/8/3n4/8/8/8/R3K3 w - - 0 1", false).unwrap();
+        let a = attack_on(&board, Square::A1, Square::D5, Limits::default()).unwrap();
+        assert!(a.rejections.iter().any(|r| r.number() == 2));
+        assert!(!a.live());
+    }
+
+    #[test]
+    fn pawn_trajectories() {
+        let board = parse_fen("7K/8/k1P5/7p/8/8/8/8 w - - 0 1", false).unwrap();
+        let h = promotion(&board, Square::H5, Limits::default()).unwrap();
+        assert_eq!(h.notation(), "P h5–h4–h3–h2–h1=Q");
+        assert_eq!(h.forecast(), 4);
+        assert!(h.live());
+        let c = promotion(&board, Square::C6, Limits::default()).unwrap();
+        assert_eq!(c.notation(), "P c6–c7–c8=Q");
+        // A pawn capture: pushes then the diagonal step.
+        let board = parse_fen("4k3/8/8/3n4/8/8/2P5/4K3 w - - 0 1", false).unwrap();
+        let a = attack_on(&board, Square::C2, Square::D5, Limits::default()).unwrap();
+        assert_eq!(a.notation(), "P c2–c4×d5");
+        assert_eq!(a.forecast(), 2);
+    }
+
+    #[test]
+    fn attack_lists_cover_both_kinds() {
+        let board = parse_fen(DIAGRAM_51, false).unwrap();
+        let list = attacks(&board, Color::White, Limits::default());
+        assert!(list
+            .iter()
+            .any(|a| a.notation() == "R e1–a1×a7" && a.live()));
+        assert!(list.iter().all(|a| a.side == Color::White));
+        assert!(list.iter().any(|a| matches!(a.goal, Goal::Promote { .. })));
+    }
+}

@@ -1,0 +1,191 @@
+//! Rejection of trajectories, for the seed's four reasons.
+//!
+//! Seed 004 lists the grounds on which a trajectory may be given up before any search:
+//! 1. the piece moving along the attack (or defence) trajectory does not secure a favourable
+//!    outcome in the exchange model on the target square;
+//! 2. the target is mobile enough to escape;
+//! 3. the opponent controls a square of the trajectory or blocks its line;
+//! 4. an own piece stands on a square or line of the trajectory and cannot leave it (most often
+//!    a pawn blocked by an enemy pawn).
+//!
+//! Design note: every rejection keeps its reason and the square that caused it, so that the
+//! plan output can say *why* a trajectory was dropped, and so that the zone search can tell a
+//! trajectory rejected only because its target would run (whose escape moves must then be
+//! searched) from one that is hopeless.
+
+use super::control::ControlRule;
+use crate::rules::{BitBoard, Piece, Square};
+use std::fmt;
+
+/// Why an own piece cannot leave the path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stuck {
+    /// A pawn blocked in front.
+    BlockedPawn,
+    /// A piece pinned to its king.
+    Pinned,
+    /// A piece with no free square off the path.
+    NoSquare,
+}
+
+/// One reason to give up a trajectory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rejection {
+    /// Reason 1: the exchange on the target square does not gain (value for the attacker).
+    UnfavourableExchange {
+        /// Material result of the exchange for the attacker, in centipawns.
+        value: i32,
+    },
+    /// Reason 2: the target can step to a safe square before the attacker arrives.
+    TargetEscapes {
+        /// The safe squares.
+        squares: BitBoard,
+    },
+    /// Reason 3a: the opponent controls a stop of the trajectory.
+    Controlled {
+        /// The stop.
+        square: Square,
+        /// Where the controlling piece stands.
+        by: Square,
+        /// The controlling piece.
+        piece: Piece,
+        /// The control rule that applies.
+        rule: ControlRule,
+    },
+    /// Reason 3b: an enemy piece stands on a stop or blocks a line of the trajectory.
+    Blocked {
+        /// Where it stands.
+        square: Square,
+        /// The blocking piece.
+        piece: Piece,
+    },
+    /// Reason 4: an own piece in the way cannot leave it.
+    OwnPieceStuck {
+        /// Where it stands.
+        square: Square,
+        /// The piece.
+        piece: Piece,
+        /// Why it cannot move away.
+        why: Stuck,
+    },
+}
+
+impl Rejection {
+    /// The seed's number of the reason (1–4).
+    pub fn number(&self) -> u8 {
+        match self {
+            Rejection::UnfavourableExchange { .. } => 1,
+            Rejection::TargetEscapes { .. } => 2,
+            Rejection::Controlled { .. } | Rejection::Blocked { .. } => 3,
+            Rejection::OwnPieceStuck { .. } => 4,
+        }
+    }
+}
+
+/// Piece letter in English notation (pawn: "P").
+pub fn piece_letter(piece: Piece) -> char {
+    match piece {
+        Piece::Pawn => 'P',
+        Piece::Knight => 'N',
+        Piece::Bishop => 'B',
+        Piece::Rook => 'R',
+        Piece::Queen => 'Q',
+        Piece::King => 'K',
+    }
+}
+
+/// Piece name in words.
+pub fn piece_name(piece: Piece) -> &'static str {
+    match piece {
+        Piece::Pawn => "pawn",
+        Piece::Knight => "knight",
+        Piece::Bishop => "bishop",
+        Piece::Rook => "rook",
+        Piece::Queen => "queen",
+        Piece::King => "king",
+    }
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Rejection::UnfavourableExchange { value } => {
+                write!(
+                    f,
+                    "(1) the exchange on the target square does not gain ({value:+})"
+                )
+            }
+            Rejection::TargetEscapes { squares } => {
+                let list: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
+                write!(f, "(2) the target can escape to {}", list.join(", "))
+            }
+            Rejection::Controlled {
+                square,
+                by,
+                piece,
+                rule,
+            } => {
+                let why = match rule {
+                    ControlRule::NotMoreValuable => "no more valuable than the mover",
+                    ControlRule::Undefended => "square undefended",
+                    ControlRule::RookAgainstMinor => "rook against a minor piece",
+                };
+                write!(
+                    f,
+                    "(3) {square} is controlled by the {} on {by} ({why})",
+                    piece_name(piece)
+                )
+            }
+            Rejection::Blocked { square, piece } => {
+                write!(
+                    f,
+                    "(3) the {} on {square} blocks the path",
+                    piece_name(piece)
+                )
+            }
+            Rejection::OwnPieceStuck { square, piece, why } => {
+                let why = match why {
+                    Stuck::BlockedPawn => "blocked",
+                    Stuck::Pinned => "pinned",
+                    Stuck::NoSquare => "with no square to go to",
+                };
+                write!(
+                    f,
+                    "(4) the own {} on {square} is in the way and {why}",
+                    piece_name(piece)
+                )
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_are_numbered_and_worded() {
+        let r = Rejection::Blocked {
+            square: Square::D5,
+            piece: Piece::Pawn,
+        };
+        assert_eq!(r.number(), 3);
+        assert_eq!(r.to_string(), "(3) the pawn on d5 blocks the path");
+        let r = Rejection::OwnPieceStuck {
+            square: Square::D5,
+            piece: Piece::Pawn,
+            why: Stuck::BlockedPawn,
+        };
+        assert_eq!(r.number(), 4);
+        assert!(r.to_string().contains("blocked"));
+        let r = Rejection::TargetEscapes {
+            squares: Square::A6.bitboard() | Square::B8.bitboard(),
+        };
+        assert_eq!(r.number(), 2);
+        assert_eq!(r.to_string(), "(2) the target can escape to a6, b8");
+        assert_eq!(
+            Rejection::UnfavourableExchange { value: -220 }.to_string(),
+            "(1) the exchange on the target square does not gain (-220)"
+        );
+    }
+}
