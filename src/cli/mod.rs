@@ -1,6 +1,7 @@
 //! The command line: `tropa` alone speaks UCI; subcommands run the tools.
 
 pub mod bench;
+mod pioneer;
 mod tools;
 
 use clap::{Parser, Subcommand};
@@ -83,6 +84,30 @@ pub enum Command {
         #[arg(long, default_value_t = 64)]
         hash: usize,
     },
+    /// PIONEER: the zones of play of a position explained as plans (seed 004).
+    Plan {
+        /// Position (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Only this side's plans (white or black).
+        #[arg(long)]
+        side: Option<String>,
+        /// Also draw the board with the trajectories as SVG into this file.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+        /// Time the analysis over the bench positions instead (median, worst, zones).
+        #[arg(long)]
+        bench: bool,
+    },
+    /// PIONEER's zone search: only moves on the zones' trajectories, both sides (study mode).
+    Study {
+        /// Position (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Search horizon in plies (default: from the zones' timing).
+        #[arg(long)]
+        depth: Option<u32>,
+    },
     /// Fit the evaluation weights to labelled positions (Texel method).
     Tune {
         /// Positions, one "FEN;result;score" per line (plain or .xz).
@@ -146,6 +171,13 @@ pub fn main() -> i32 {
             threads,
             hash,
         }),
+        Some(Command::Plan {
+            fen,
+            side,
+            svg,
+            bench,
+        }) => pioneer::plan(fen.as_deref(), side.as_deref(), svg.as_deref(), bench),
+        Some(Command::Study { fen, depth }) => pioneer::study(fen.as_deref(), depth),
         Some(Command::Tune {
             data,
             epochs,

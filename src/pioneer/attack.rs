@@ -14,7 +14,7 @@
 //! attack is judged at once for the four reasons of rejection (`reject.rs`); rejected attacks are
 //! kept with their reasons, for the plan output.
 
-use super::control::control;
+use super::control::{control, ControlRule};
 use super::reject::{piece_letter, piece_name, Rejection, Stuck};
 use super::route::{piece_moves, pinned, Assessor, Finish, ObstacleKind, Route};
 use super::trajectory::{bundle, Mover};
@@ -81,6 +81,35 @@ impl Attack {
                 .rejections
                 .iter()
                 .all(|r| matches!(r, Rejection::TargetEscapes { .. }))
+    }
+
+    /// Rejected only because more valuable enemy pieces control stops of the route (rules 2 and
+    /// 3): defending those squares lifts the control, so the attack is postponed rather than
+    /// dropped — an auxiliary zone, the support trajectories to the controlled squares, comes
+    /// first (seed: "play in the main zone should be postponed for play in an auxiliary zone
+    /// connected with removing the reason for the rejection").
+    pub fn postponable(&self) -> bool {
+        !self.rejections.is_empty()
+            && self.rejections.iter().all(|r| {
+                matches!(
+                    r,
+                    Rejection::Controlled {
+                        rule: ControlRule::Undefended | ControlRule::RookAgainstMinor,
+                        ..
+                    }
+                )
+            })
+    }
+
+    /// Stops the opponent controls (the causes of a postponement), with the controlling piece.
+    pub fn controlled_stops(&self) -> Vec<(Square, Square)> {
+        self.rejections
+            .iter()
+            .filter_map(|r| match *r {
+                Rejection::Controlled { square, by, .. } => Some((square, by)),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Forecast duration in the attacker's moves.
@@ -261,7 +290,37 @@ pub fn attack_on(board: &Board, root: Square, target: Square, limits: Limits) ->
     if gain <= 0 {
         rejections.push(Rejection::UnfavourableExchange { value: gain });
     }
-    let escapes = escape_squares(board, &route, target, board.side_to_move() == side);
+    let attacker_to_move = board.side_to_move() == side;
+    let mut route = route;
+    let mut escapes = escape_squares(board, &route, target, attacker_to_move);
+    // A two-move trajectory may choose its middle square: prefer one from which the target
+    // stays hit wherever it runs (seed: the target must not be mobile enough to escape).
+    if !escapes.is_empty() && route.len() == 2 && piece != Piece::Pawn {
+        if let Some(b) = bundle(mover, root, target) {
+            let mut good = BitBoard::EMPTY;
+            let mut best: Option<(u32, Route)> = None;
+            for middle in b.step(1) {
+                let r = assessor.route(&[root, middle, target], Finish::Capture);
+                if !r.passable() || r.forecast() > route.forecast() {
+                    continue;
+                }
+                let e = escape_squares(board, &r, target, attacker_to_move);
+                if e.is_empty() {
+                    good |= middle.bitboard();
+                }
+                if best.as_ref().is_none_or(|(n, _)| e.len() < *n) {
+                    best = Some((e.len(), r));
+                }
+            }
+            if let Some((_, r)) = best {
+                escapes = escape_squares(board, &r, target, attacker_to_move);
+                route = r;
+                if !good.is_empty() {
+                    route.first_steps = good;
+                }
+            }
+        }
+    }
     if !escapes.is_empty() {
         rejections.push(Rejection::TargetEscapes { squares: escapes });
     }
@@ -314,11 +373,16 @@ pub fn promotion(board: &Board, pawn: Square, limits: Limits) -> Option<Attack> 
     // The new queen must survive on its square.
     let lost = capture_gain_against(board, pawn, square, Piece::Queen).map_or(0, |g| g.max(0));
     let gain = piece_value(Piece::Queen) - piece_value(Piece::Pawn) - lost;
-    let mut rejections = Vec::new();
-    if gain <= 0 {
-        rejections.push(Rejection::UnfavourableExchange { value: gain });
+    let mut rejections = promotion_obstacles(board, &route);
+    // When the promotion square is controlled by a more valuable piece (reason 3), the loss of
+    // the new queen there is the same fact: it is not counted twice as reason 1, so that the
+    // attack stays postponable (defending the square lifts both).
+    let square_controlled = rejections
+        .iter()
+        .any(|r| matches!(r, Rejection::Controlled { square: s, .. } if *s == square));
+    if gain <= 0 && !square_controlled {
+        rejections.insert(0, Rejection::UnfavourableExchange { value: gain });
     }
-    rejections.extend(promotion_obstacles(board, &route));
     Some(Attack {
         side,
         piece: Piece::Pawn,
@@ -360,10 +424,7 @@ mod tests {
     use super::*;
     use crate::rules::parse_fen;
 
-    /// Seed diagram 51, rebuilt from the text.
-    pub const DIAGRAM_51: &str = "6k1/p2p1p2/1p2p1p1/1P2n2r/2P5/3PP3/6P1/1B2RK2 w - - 0 1";
-    /// Seed diagram 52, rebuilt from the text.
-    pub const DIAGRAM_52: &str = "4r1k1/3b1p1p/p4npB/4p2p/2P5/3BR2P/PP3PP1/6K1 w - - 0 1";
+    use crate::pioneer::examples::{DIAGRAM_51, DIAGRAM_52};
 
     #[test]
     fn rook_manoeuvre_e1_a1_a7() {
@@ -408,7 +469,7 @@ mod tests {
         let a = attack_on(&board, Square::A1, Square::A5, Limits::default()).unwrap();
         assert!(a.rejections.iter().any(|r| r.number() == 1));
         // Reason 3: the rook's way to a5 along the fifth rank is blocked, a2 controlled.
-        let board = parse_fen("5k2/8/3p4/p1pP2r1/1n6/8/3R4/6K1 w - - 0 1", false).unwrap();
+        let board = parse_fen(crate::pioneer::examples::DIAGRAM_53, false).unwrap();
         let a = attack_on(&board, Square::D2, Square::A5, Limits::default()).unwrap();
         // The two-fragment trajectory d2–d1–a1×a5 is found instead, and it is live.
         assert_eq!(a.notation(), "R d2–d1–a1×a5");

@@ -1,6 +1,34 @@
-//! PIONEER: M. M. Botvinnik's trajectories and zones of play (seed 004).
+//! PIONEER: M. M. Botvinnik's trajectories and zones of play (seed 004), used three ways — to
+//! explain a position's plans (`plan`, `svg`), to solve studies by a search restricted to zone
+//! moves (`study`), and to guide the main search (`guide`).
+//!
+//! Design note: the module is layered as the seed describes Botvinnik's multi-level control
+//! system. At the bottom, `trajectory` holds the shortest trajectories of every piece on the
+//! empty board as bundles; `route` lays one on the real board (obstacles, forecast duration);
+//! `control` decides who controls a square by the seed's three rules, on top of the exchange
+//! model of `rules::see`. `attack` builds the attack trajectories of a root piece against a
+//! target (or a pawn to its promotion square) and `reject` records why one is given up. A zone
+//! (`zone`) joins an attack with the opponent's counter-trajectories that arrive in time
+//! (`counter`) and the attacker's support trajectories (`support`); zones sharing a piece are
+//! merged, independent ones weighed with a one-tempo shift, and all ordered for examination.
+//! `fork` finds the trajectories of one piece that serve two independent zones with a common
+//! beginning. `moves` turns the zones into the moves a side may play; the zone search, the
+//! explanations and the search guidance all start from there. Nothing here knows any particular
+//! position: the seed's examples live in the tests only (`examples`).
+
 pub mod attack;
 pub mod control;
+pub mod counter;
+pub mod fork;
+pub mod moves;
+pub mod plan;
 pub mod reject;
 pub mod route;
+pub mod study;
+pub mod support;
+pub mod svg;
 pub mod trajectory;
+pub mod zone;
+
+#[cfg(test)]
+pub(crate) mod examples;

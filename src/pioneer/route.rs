@@ -293,7 +293,9 @@ impl<'a> Assessor<'a> {
             Some(Finish::Capture) => {}
             _ => on(b, &mut out),
         }
-        if self.check_control && finish.is_none() {
+        // Control matters on every stop but the captured target's square (the exchange there is
+        // judged by the exchange model).
+        if self.check_control && finish != Some(Finish::Capture) {
             if let Some(c) = control(board, b, self.start, self.piece) {
                 out.push(Obstacle {
                     square: b,
@@ -532,7 +534,7 @@ mod tests {
     fn three_move_route_with_one_obstacle_from_two_fragments() {
         // Seed diagram 53 (rebuilt): a2 is controlled by the knight b4 and the fifth rank is
         // shut by the blocked d5 pawn, so the rook goes R d2–d1–a1×a5.
-        let board = parse_fen("5k2/8/3p4/p1pP2r1/1n6/8/3R4/6K1 w - - 0 1", false).unwrap();
+        let board = parse_fen(crate::pioneer::examples::DIAGRAM_53, false).unwrap();
         let a = assessor(&board, Square::D2);
         let shortest = a.shortest(Square::A5, Finish::Capture).unwrap();
         assert!(!shortest.passable());

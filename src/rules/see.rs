@@ -244,9 +244,9 @@ mod tests {
             Some(330 - 500)
         );
         // The lone king may not take a defended piece.
-        let board = parse_fen("8/8/8/3k4/8/8/4R3/4K2B w - - 0 1", false).unwrap();
+        let board = parse_fen("8/8/8/3k4/8/6N1/4R3/4K3 w - - 0 1", false).unwrap();
         assert_eq!(
-            capture_gain_against(&board, Square::H1, Square::E4, Piece::Bishop),
+            capture_gain_against(&board, Square::G3, Square::E4, Piece::Knight),
             None
         );
     }

@@ -1,0 +1,126 @@
+//! `tropa plan` and `tropa study`: PIONEER's plans in words and its zone search.
+
+use crate::cli::bench::POSITIONS;
+use crate::pioneer::attack::Limits;
+use crate::pioneer::plan::report_of;
+use crate::pioneer::study::solve;
+use crate::pioneer::svg::draw;
+use crate::pioneer::zone::Analysis;
+use crate::rules::notation::line_to_numbered_san;
+use crate::rules::{parse_fen, Color, START_FEN};
+use std::path::Path;
+use std::time::Instant;
+
+fn parse_side(side: Option<&str>) -> Result<Option<Color>, String> {
+    match side.map(str::to_ascii_lowercase).as_deref() {
+        None => Ok(None),
+        Some("white" | "w") => Ok(Some(Color::White)),
+        Some("black" | "b") => Ok(Some(Color::Black)),
+        Some(other) => Err(format!("--side must be white or black, not '{other}'")),
+    }
+}
+
+/// `tropa plan`: the plans of a position, optionally drawn as SVG; or, with `--bench`, the
+/// time of the analysis over the bench positions.
+pub fn plan(
+    fen: Option<&str>,
+    side: Option<&str>,
+    svg: Option<&Path>,
+    bench: bool,
+) -> Result<(), String> {
+    let side = parse_side(side)?;
+    if bench {
+        return plan_bench();
+    }
+    let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let analysis = Analysis::new(&board, Limits::default());
+    let elapsed = start.elapsed();
+    for line in report_of(&board, &analysis, side) {
+        println!("{line}");
+    }
+    println!("analysed in {:.1} ms", elapsed.as_secs_f64() * 1000.0);
+    if let Some(path) = svg {
+        let picture = draw(&board, &analysis, side);
+        crate::util::write_atomically(path, picture.as_bytes())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("board with trajectories written to {}", path.display());
+    }
+    Ok(())
+}
+
+fn plan_bench() -> Result<(), String> {
+    let mut times = Vec::new();
+    let mut zones = Vec::new();
+    for (i, fen) in POSITIONS.iter().enumerate() {
+        let board = parse_fen(fen, false).map_err(|e| e.to_string())?;
+        // Median of 5 runs per position.
+        let mut runs = Vec::new();
+        let mut count = 0;
+        for _ in 0..5 {
+            let start = Instant::now();
+            let analysis = Analysis::new(&board, Limits::default());
+            runs.push(start.elapsed().as_secs_f64() * 1000.0);
+            count = analysis.zones.len();
+        }
+        runs.sort_by(f64::total_cmp);
+        let t = runs[runs.len() / 2];
+        println!(
+            "{:2}/{} {:8.2} ms {:3} zones  {fen}",
+            i + 1,
+            POSITIONS.len(),
+            t,
+            count
+        );
+        times.push(t);
+        zones.push(count);
+    }
+    let mut sorted = times.clone();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted[sorted.len() / 2];
+    let worst = sorted[sorted.len() - 1];
+    let mut z = zones.clone();
+    z.sort_unstable();
+    println!(
+        "plan over {} positions: median {median:.2} ms, worst {worst:.2} ms; zones median {}, max {}",
+        times.len(),
+        z[z.len() / 2],
+        z[z.len() - 1]
+    );
+    Ok(())
+}
+
+/// `tropa study`: the zone search, its verdict, main line and tree size, then every first move.
+pub fn study(fen: Option<&str>, depth: Option<u32>) -> Result<(), String> {
+    let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
+    if depth.is_some_and(|d| d == 0 || d > 40) {
+        return Err("--depth must be between 1 and 40 plies".into());
+    }
+    let start = Instant::now();
+    let study = solve(&board, depth, Limits::default());
+    let root = &study.root;
+    println!("zone search, horizon {} plies", root.horizon);
+    println!("verdict: {}", root.verdict);
+    println!("main line: {}", line_to_numbered_san(&board, &root.line));
+    println!(
+        "positions in the tree: {} ({} visits)",
+        root.positions, root.nodes
+    );
+    println!("first moves, each searched with a tree of its own:");
+    for f in &study.first_moves {
+        println!(
+            "  {:28} {:10} {:5} positions{}",
+            line_to_numbered_san(&board, &f.result.line[..1.min(f.result.line.len())]),
+            f.result.verdict.to_string(),
+            f.result.positions,
+            if f.zone_move {
+                ""
+            } else {
+                "  (not a zone move)"
+            }
+        );
+        println!("      {}", line_to_numbered_san(&board, &f.result.line));
+    }
+    println!("time {:.1} ms", start.elapsed().as_secs_f64() * 1000.0);
+    Ok(())
+}

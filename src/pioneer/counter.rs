@@ -1,0 +1,318 @@
+//! Counter-trajectories: the opponent's pieces that can hinder an attack, with explicit timing.
+//!
+//! Seed 004: "The opponent's pieces can defend the object of the attack, take squares of the
+//! trajectory under control, block its lines. The object of the attack can try to go away. …
+//! It is pointless, for example, to take a square of the trajectory under control after the
+//! piece moving along it has passed it. Before moving any piece, time is accounted for and only
+//! timely measures are selected."
+//!
+//! Design note: the attacker reaches stop i of its route at its own move `arrival[i]`. Before
+//! that move the opponent has `arrival[i] − 1` moves if the attacker is to move, `arrival[i]` if
+//! the opponent is — the *budget* of stop i (`budget`). A counter-trajectory is in time when its
+//! forecast duration fits that budget. Counters are looked for on the board after a
+//! reconnaissance pseudo-move of the attacker (seed: "a true move is preceded by an identical
+//! pseudo-move"), so that a square the attacker uncovers by leaving — g7 after B h6–g5 in the
+//! seed's diagram 52 — counts as free. Counters that miss by at most `NEAR_MISS` moves are kept,
+//! marked late, because a plan is explained by them ("the king needs 4 moves and has 2").
+
+use super::attack::{attack_squares, Attack, Goal};
+use super::control::would_control;
+use super::route::{Assessor, Finish, Route};
+use super::trajectory::{distance, Mover};
+use crate::rules::see::attackers_to;
+use crate::rules::{piece_value, BitBoard, Board, Color, Move, Piece, Rank, Square};
+use cozy_chess::get_between_rays;
+
+/// Counters that miss their budget by at most this many moves are kept (marked late).
+pub const NEAR_MISS: u8 = 2;
+
+/// What a counter-trajectory does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CounterKind {
+    /// Comes to defend the target, so that taking it no longer gains.
+    DefendTarget,
+    /// Takes a stop of the attack under control before the attacker passes it.
+    ControlStop {
+        /// Index of the stop on the attack's route.
+        step: u8,
+        /// The stop.
+        square: Square,
+    },
+    /// Occupies a stop (of a pawn's path) or a square of a line of the attack (blockade).
+    Block {
+        /// Index of the stop whose move it blocks.
+        step: u8,
+        /// The square occupied.
+        square: Square,
+    },
+}
+
+/// One counter-trajectory.
+#[derive(Clone, Debug)]
+pub struct Counter {
+    /// What it does.
+    pub kind: CounterKind,
+    /// The counter piece.
+    pub piece: Piece,
+    /// Its route to the square it needs (empty when it is already there).
+    pub route: Route,
+    /// Moves the opponent has before the attacker passes.
+    pub budget: u8,
+}
+
+impl Counter {
+    /// Moves the counter needs.
+    pub fn needs(&self) -> u8 {
+        self.route.forecast()
+    }
+
+    /// Does it arrive in time?
+    pub fn in_time(&self) -> bool {
+        self.needs() <= self.budget
+    }
+
+    /// Where the counter piece stands.
+    pub fn square(&self) -> Square {
+        self.route.start()
+    }
+
+    /// Moves it has to spare (negative: late by that many).
+    pub fn slack(&self) -> i32 {
+        self.budget as i32 - self.needs() as i32
+    }
+}
+
+/// Moves the opponent has before the attacker's move number `arrival`.
+pub fn budget(arrival: u8, attacker_to_move: bool) -> u8 {
+    (arrival + u8::from(!attacker_to_move)).saturating_sub(1)
+}
+
+/// The board after the attack's first move played as a reconnaissance pseudo-move, and where
+/// the attacking piece then stands. When that move cannot be played (an own piece must first
+/// clear the way, the move is the capture itself, or the attacker cannot pass because the
+/// opponent is in check) the board is returned as it is.
+pub fn pseudo_board(board: &Board, attack: &Attack) -> (Board, Square) {
+    let route = &attack.route;
+    let root = route.start();
+    if route.len() < 2 {
+        return (board.clone(), root);
+    }
+    let mut base = board.clone();
+    if board.side_to_move() != attack.side {
+        match board.null_move() {
+            Some(b) => base = b,
+            None => return (board.clone(), root),
+        }
+    }
+    let to = route.squares[1];
+    let promotion = (attack.piece == Piece::Pawn
+        && to.rank() == Rank::Eighth.relative_to(attack.side))
+    .then_some(Piece::Queen);
+    let mv = Move {
+        from: root,
+        to,
+        promotion,
+    };
+    if base.color_on(to).is_none() && base.is_legal(mv) {
+        base.play_unchecked(mv);
+        (base, to)
+    } else {
+        (board.clone(), root)
+    }
+}
+
+/// Is `square` attacked by `side`?
+fn attacked_by(board: &Board, square: Square, side: Color) -> bool {
+    !(attackers_to(board, square, board.occupied()) & board.colors(side)).is_empty()
+}
+
+/// The best route of the piece on `from` to any of `squares` within `limit` moves (forecast),
+/// kings avoiding squares the other side attacks.
+fn best_route(board: &Board, from: Square, squares: BitBoard, limit: u8) -> Option<Route> {
+    let piece = board.piece_on(from)?;
+    let color = board.color_on(from)?;
+    let mover = Mover::new(piece, color);
+    let assessor = Assessor::new(board, from, mover, true)?;
+    let mut best: Option<Route> = None;
+    for s in squares {
+        if s == from {
+            return Some(assessor.route(&[from], Finish::Arrive));
+        }
+        if distance(mover, from, s).is_none_or(|d| d > limit) {
+            continue;
+        }
+        if piece == Piece::King && attacked_by(board, s, !color) {
+            continue;
+        }
+        let Some(route) = assessor.shortest(s, Finish::Arrive) else {
+            continue;
+        };
+        if !route.passable() || route.forecast() > limit {
+            continue;
+        }
+        if best
+            .as_ref()
+            .is_none_or(|b| route.forecast() < b.forecast())
+        {
+            best = Some(route);
+        }
+    }
+    best
+}
+
+/// Every counter-trajectory of the defender against `attack`, in time or late by at most
+/// `NEAR_MISS`: per piece, the best way to defend the target and, for every stop, the best way
+/// to control it and to block it. Best (most moves to spare) first.
+pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<Counter> {
+    let (pseudo, mover_square) = pseudo_board(board, attack);
+    let route = &attack.route;
+    let defender = !attack.side;
+    let occupied = pseudo.occupied();
+    let n = route.squares.len() - 1;
+    let promotion = matches!(attack.goal, Goal::Promote { .. });
+    let mut out = Vec::new();
+    for x in pseudo.colors(defender) {
+        let Some(piece) = pseudo.piece_on(x) else {
+            continue;
+        };
+        let mover = Mover::new(piece, defender);
+        // (a) Defend the target: only helps when the attacker is worth at least the target.
+        if let Goal::Capture {
+            target,
+            piece: victim,
+        } = attack.goal
+        {
+            let useful = piece_value(victim) <= piece_value(attack.piece) && x != target;
+            let squares = attack_squares(mover, target, occupied) & !x.bitboard();
+            let b = budget(route.forecast(), attacker_to_move);
+            if useful && !squares.is_empty() {
+                if let Some(r) = best_route(&pseudo, x, squares, b + NEAR_MISS) {
+                    out.push(Counter {
+                        kind: CounterKind::DefendTarget,
+                        piece,
+                        route: r,
+                        budget: b,
+                    });
+                }
+            }
+        }
+        // (b) Control a stop; (c) block a stop or a line — the best of each per stop.
+        let last = if promotion { n } else { n - 1 };
+        for i in 1..=last {
+            let stop = route.squares[i];
+            let b = budget(route.arrival[i], attacker_to_move);
+            if would_control(&pseudo, piece, stop, mover_square, attack.piece).is_some() {
+                let squares = attack_squares(mover, stop, occupied);
+                if let Some(r) = best_route(&pseudo, x, squares, b + NEAR_MISS) {
+                    out.push(Counter {
+                        kind: CounterKind::ControlStop {
+                            step: i as u8,
+                            square: stop,
+                        },
+                        piece,
+                        route: r,
+                        budget: b,
+                    });
+                }
+            }
+            let mut block = if route.mover.slides() {
+                get_between_rays(route.squares[i - 1], stop)
+            } else if matches!(route.mover, Mover::Pawn(_)) {
+                stop.bitboard()
+            } else {
+                BitBoard::EMPTY
+            };
+            block &= !occupied;
+            if let Some(r) = best_route(&pseudo, x, block, b + NEAR_MISS) {
+                out.push(Counter {
+                    kind: CounterKind::Block {
+                        step: i as u8,
+                        square: r.end(),
+                    },
+                    piece,
+                    route: r,
+                    budget: b,
+                });
+            }
+        }
+    }
+    out.sort_by_key(|c| std::cmp::Reverse(c.slack()));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pioneer::attack::{attack_on, promotion, Limits};
+    use crate::rules::parse_fen;
+
+    #[test]
+    fn budgets_follow_the_tempo() {
+        // The attacker to move reaches its stop at move 3: the defender moves twice before.
+        assert_eq!(budget(3, true), 2);
+        assert_eq!(budget(3, false), 3);
+        assert_eq!(budget(1, true), 0);
+    }
+
+    #[test]
+    fn diagram_51_black_cannot_defend_a7_in_time() {
+        let board = parse_fen(crate::pioneer::examples::DIAGRAM_51, false).unwrap();
+        let a = attack_on(&board, Square::E1, Square::A7, Limits::default()).unwrap();
+        let list = counters(&board, &a, true);
+        assert!(list.iter().all(|c| !c.in_time()), "{list:?}");
+        // The rook h5 is the nearest defender: it needs 3 moves (Kg7 first, then h5–h8–a8, or
+        // two pawn moves off the seventh rank and Rh7) and has 2.
+        let rook = list
+            .iter()
+            .find(|c| c.piece == Piece::Rook && c.kind == CounterKind::DefendTarget);
+        assert!(
+            rook.is_some_and(|c| c.budget == 2 && c.needs() == 3),
+            "{list:?}"
+        );
+    }
+
+    #[test]
+    fn diagram_52_black_defends_in_time_with_the_king() {
+        let board = parse_fen(crate::pioneer::examples::DIAGRAM_52, false).unwrap();
+        let a = attack_on(&board, Square::H6, Square::F6, Limits::default()).unwrap();
+        // The pseudo-move Bg5 frees g7 for the king.
+        let (pseudo, at) = pseudo_board(&board, &a);
+        assert_eq!(at, Square::G5);
+        assert_eq!(pseudo.piece_on(Square::G5), Some(Piece::Bishop));
+        let list = counters(&board, &a, true);
+        let king = list
+            .iter()
+            .find(|c| c.piece == Piece::King && c.kind == CounterKind::DefendTarget)
+            .expect("the king defends f6");
+        assert_eq!(king.route.squares, vec![Square::G8, Square::G7]);
+        assert!(king.in_time());
+    }
+
+    #[test]
+    fn reti_king_is_late_for_the_h_pawn_and_black_king_in_time_for_c8() {
+        let board = parse_fen("7K/8/k1P5/7p/8/8/8/8 w - - 0 1", false).unwrap();
+        let h = promotion(&board, Square::H5, Limits::default()).unwrap();
+        let list = counters(&board, &h, false);
+        assert!(!list.is_empty());
+        assert!(
+            list.iter().all(|c| c.piece == Piece::King && !c.in_time()),
+            "{list:?}"
+        );
+        let c = promotion(&board, Square::C6, Limits::default()).unwrap();
+        let list = counters(&board, &c, true);
+        let control = list
+            .iter()
+            .find(|c| {
+                matches!(
+                    c.kind,
+                    CounterKind::ControlStop {
+                        square: Square::C8,
+                        ..
+                    }
+                )
+            })
+            .expect("the black king reaches b7 in time to control c8");
+        assert!(control.in_time());
+        assert_eq!(control.route.squares, vec![Square::A6, Square::B7]);
+    }
+}

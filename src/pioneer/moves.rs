@@ -1,0 +1,234 @@
+//! Zone moves: the first steps of the live trajectories of the side to move.
+//!
+//! Seed 004: "the highest level directs a search in which only planned moves are admitted".
+//! The planned moves of a side are the first moves of its attack trajectories, of its support
+//! trajectories, of its counter-trajectories that arrive in time against the opponent's attacks,
+//! and the escapes of its pieces that the opponent attacks. The zone search (`study.rs`) plays
+//! only these; the main search uses them for ordering (`guide.rs`).
+//!
+//! Design note: every trajectory is admitted only if it can be completed within the moves left
+//! to the side before the horizon (`moves_left`). A move's score for ordering follows the seed:
+//! material first (captures by exchange value, promotions), then the first step along the common
+//! part of a fork trajectory ("moving along it wins a tempo"), then the attack's own next step
+//! before counters and supports ("if the nearest square is not controlled, try the move to it at
+//! once"), then the number of zones served, then the shortest trajectory.
+
+use super::attack::Goal;
+use super::fork::forks;
+use super::zone::Analysis;
+use crate::rules::see::see;
+use crate::rules::{is_capture, legal_moves, BitBoard, Board, Move, Piece, Rank, Square};
+
+/// A zone move with what it serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ZoneMove {
+    /// The move.
+    pub mv: Move,
+    /// Ordering score (higher first).
+    pub score: i32,
+    /// Number of distinct zones it serves.
+    pub zones: u32,
+}
+
+/// What a trajectory is to its zone, for ordering: the main attack's own step first (seed: "if
+/// the nearest square of the trajectory is not controlled, it is natural to try the move to it
+/// at once"), then counters, then supports.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Part {
+    Support = 0,
+    Counter = 1,
+    Attack = 2,
+}
+
+struct Collector<'a> {
+    board: &'a Board,
+    legal: Vec<Move>,
+    out: Vec<(Move, usize, u8, Part)>,
+}
+
+impl Collector<'_> {
+    fn add(&mut self, from: Square, to: BitBoard, zone: usize, length: u8, part: Part) {
+        for t in to {
+            let promotion = (self.board.piece_on(from) == Some(Piece::Pawn)
+                && t.rank() == Rank::Eighth.relative_to(self.board.side_to_move()))
+            .then_some(Piece::Queen);
+            let mv = Move {
+                from,
+                to: t,
+                promotion,
+            };
+            if self.legal.contains(&mv) {
+                self.out.push((mv, zone, length, part));
+            }
+        }
+    }
+}
+
+/// The zone moves of the side to move with at most `moves_left` own moves before the horizon,
+/// best first. In check, every evasion is a zone move.
+pub fn zone_moves(board: &Board, analysis: &Analysis, moves_left: u8) -> Vec<ZoneMove> {
+    let legal = legal_moves(board);
+    let us = board.side_to_move();
+    if !board.checkers().is_empty() {
+        return legal
+            .into_iter()
+            .map(|mv| ZoneMove {
+                mv,
+                score: order_material(board, mv),
+                zones: 0,
+            })
+            .collect();
+    }
+    let mut c = Collector {
+        board,
+        legal,
+        out: Vec::new(),
+    };
+    for (i, zone) in analysis.zones.iter().enumerate() {
+        if zone.side() == us {
+            let a = &zone.attack;
+            if a.forecast() > moves_left {
+                continue;
+            }
+            if zone.verdict != super::zone::Verdict::Postponed {
+                c.add(a.root(), a.route.first_steps, i, a.forecast(), Part::Attack);
+            }
+            for s in &zone.supports {
+                if s.route.forecast() <= moves_left {
+                    c.add(
+                        s.route.start(),
+                        s.route.first_steps,
+                        i,
+                        s.route.forecast(),
+                        Part::Support,
+                    );
+                }
+            }
+        } else {
+            for counter in zone.timely_counters() {
+                if counter.needs() <= moves_left && !counter.route.is_empty() {
+                    c.add(
+                        counter.square(),
+                        counter.route.first_steps,
+                        i,
+                        counter.needs(),
+                        Part::Counter,
+                    );
+                }
+            }
+        }
+    }
+    // Escapes of our pieces from attacks rejected only because the target would run.
+    let base = analysis.zones.len();
+    for (k, a) in analysis.rejected.iter().enumerate() {
+        if a.side != us && a.only_escapes() {
+            if let (
+                Goal::Capture { target, .. },
+                Some(super::reject::Rejection::TargetEscapes { squares }),
+            ) = (a.goal, a.rejections.first())
+            {
+                c.add(target, *squares, base + k, 1, Part::Counter);
+            }
+        }
+    }
+    // The first steps along the common part of fork trajectories of our pieces.
+    let fork_steps: Vec<(Square, Square)> = forks(board, analysis, 2)
+        .iter()
+        .filter(|f| board.color_on(f.square) == Some(us))
+        .map(|f| (f.square, f.common[0]))
+        .collect();
+    let mut moves: Vec<ZoneMove> = Vec::new();
+    for &(mv, _, _, _) in &c.out {
+        if moves.iter().any(|m| m.mv == mv) {
+            continue;
+        }
+        let entries: Vec<_> = c.out.iter().filter(|e| e.0 == mv).collect();
+        let mut zones: Vec<usize> = entries.iter().map(|e| e.1).collect();
+        zones.sort_unstable();
+        zones.dedup();
+        let shortest = entries.iter().map(|e| e.2).min().unwrap_or(0);
+        let part = entries.iter().map(|e| e.3).max().unwrap_or(Part::Support);
+        let fork = fork_steps.contains(&(mv.from, mv.to));
+        let score = order_material(board, mv) * 1000
+            + i32::from(fork) * 400
+            + part as i32 * 100
+            + zones.len() as i32 * 10
+            - shortest as i32;
+        moves.push(ZoneMove {
+            mv,
+            score,
+            zones: zones.len() as u32,
+        });
+    }
+    // Stable: equal scores keep the order of the zones.
+    moves.sort_by_key(|m| std::cmp::Reverse(m.score));
+    moves
+}
+
+/// Material the move gains at once in the exchange model (captures, promotions), else 0.
+fn order_material(board: &Board, mv: Move) -> i32 {
+    let mut value = 0;
+    if is_capture(board, mv) {
+        value += see(board, mv).max(0);
+    }
+    if mv.promotion == Some(Piece::Queen) {
+        value += 800;
+    }
+    value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pioneer::attack::Limits;
+    use crate::pioneer::examples::{DIAGRAM_51, RETI};
+    use crate::rules::parse_fen;
+
+    fn moves(fen: &str, left: u8) -> Vec<String> {
+        let board = parse_fen(fen, false).unwrap();
+        let analysis = Analysis::new(&board, Limits::default());
+        zone_moves(&board, &analysis, left)
+            .iter()
+            .map(|m| crate::rules::notation::move_to_san(&board, m.mv))
+            .collect()
+    }
+
+    #[test]
+    fn reti_white_plays_the_c_pawn_and_the_king_toward_it() {
+        let list = moves(RETI, 5);
+        assert!(list.contains(&"Kg7".to_string()), "{list:?}");
+        assert!(list.contains(&"c7".to_string()), "{list:?}");
+        // Kg7 lies on the fork trajectory: it serves more zones than Kg8 and comes first.
+        let g7 = list.iter().position(|m| m == "Kg7").unwrap();
+        if let Some(g8) = list.iter().position(|m| m == "Kg8") {
+            assert!(g7 < g8, "{list:?}");
+        }
+        assert!(!list.contains(&"Kh7".to_string()), "{list:?}");
+    }
+
+    #[test]
+    fn black_after_kg7_pushes_or_goes_for_the_c_pawn() {
+        // Kb7 would control c8 in time, but b7 is attacked by the c6 pawn; Kb5 and Ka7 lie on
+        // no trajectory that arrives in time.
+        let list = moves("8/6K1/k1P5/7p/8/8/8/8 b - - 1 1", 4);
+        let mut sorted = list.clone();
+        sorted.sort();
+        assert_eq!(sorted, vec!["Kb6", "h4"], "{list:?}");
+    }
+
+    #[test]
+    fn diagram_51_starts_with_the_clearing_move() {
+        let list = moves(DIAGRAM_51, 3);
+        assert!(list.contains(&"Bc2".to_string()), "{list:?}");
+        // Only trajectories that fit in the moves left: no move at all without one.
+        assert!(moves(DIAGRAM_51, 0).is_empty());
+    }
+
+    #[test]
+    fn in_check_every_evasion() {
+        let board = parse_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", false).unwrap();
+        let analysis = Analysis::new(&board, Limits::default());
+        let list = zone_moves(&board, &analysis, 3);
+        assert_eq!(list.len(), legal_moves(&board).len());
+    }
+}

@@ -1,0 +1,354 @@
+//! Plans in words: the zones of a position explained to a person.
+//!
+//! Each zone becomes one headline in the seed's manner — "White: R e1–a1×a7 wins the pawn on a7
+//! in 3 moves; Black cannot defend in time (R h5–c5–c7 needs 3, has 2)" — followed by the
+//! counter-trajectories (in time, and the nearest late ones) and the support trajectories under
+//! it. Fork trajectories, which serve two independent zones at once, come next, then a few of
+//! the rejected trajectories with their reasons.
+//!
+//! Design note: the text is built from `Analysis` alone, so the CLI (`tropa plan`), the UCI
+//! option `ShowPlans` (`info string plan …`) and the tests read the same sentences. Squares are
+//! joined by an en dash and captures marked ×, as in the seed; piece letters are English.
+
+use super::attack::{route_notation, Goal, Limits};
+use super::counter::{Counter, CounterKind};
+use super::fork::{forks, Fork};
+use super::reject::piece_letter;
+use super::support::{Support, SupportKind};
+use super::zone::{Analysis, Outcome, Verdict, Zone};
+use crate::rules::{Board, Color};
+
+/// How many rejected trajectories the full report lists.
+pub const REJECTED_SHOWN: usize = 8;
+/// How many late counters are listed under a zone.
+pub const LATE_SHOWN: usize = 2;
+/// How many timely counters and supports are listed under a zone.
+pub const SHOWN: usize = 3;
+
+/// A side's name.
+pub fn side_name(side: Color) -> &'static str {
+    match side {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// A counter in the seed's notation with what it does: `K a6–b7 controls c8`.
+pub fn counter_text(c: &Counter) -> String {
+    let route = route_notation(
+        c.piece,
+        &c.route,
+        Goal::Promote {
+            square: c.route.end(),
+        },
+    );
+    let route = route.trim_end_matches("=Q").to_string();
+    let route = if c.route.is_empty() {
+        format!("{route} (already there)")
+    } else {
+        route
+    };
+    match c.kind {
+        CounterKind::DefendTarget => format!("{route} defends the target"),
+        CounterKind::ControlStop { square, .. } => format!("{route} controls {square}"),
+        CounterKind::Block { square, .. } => format!("{route} blocks on {square}"),
+    }
+}
+
+fn timing(c: &Counter) -> String {
+    format!("needs {}, has {}", c.needs(), c.budget)
+}
+
+fn with_timing(c: &Counter) -> String {
+    format!("{}: {}", counter_text(c), timing(c))
+}
+
+/// A support in notation with what it does: `B b1–c2 clears the path`.
+pub fn support_text(zone: &Zone, s: &Support) -> String {
+    let mut route = format!("{} {}", piece_letter(s.piece), s.route.squares_text());
+    let others: Vec<String> = (s.route.first_steps
+        & !s.route
+            .squares
+            .get(1)
+            .map_or(crate::rules::BitBoard::EMPTY, |q| q.bitboard()))
+    .iter()
+    .map(|q| q.to_string())
+    .collect();
+    if s.route.len() == 1 && !others.is_empty() {
+        route.push_str(&format!(" (or to {})", others.join(", ")));
+    }
+    let what = match s.kind {
+        SupportKind::Clear { square } => format!("clears the path (leaves {square})"),
+        SupportKind::DefendStop { square, .. } => format!("defends {square}"),
+        SupportKind::CaptureCounter { counter } => {
+            format!(
+                "takes the {}",
+                super::reject::piece_name(zone.counters[counter].piece)
+            )
+        }
+        SupportKind::BlockCounter { counter } => format!(
+            "blocks the line of {}",
+            route_notation(
+                zone.counters[counter].piece,
+                &zone.counters[counter].route,
+                Goal::Promote {
+                    square: zone.counters[counter].route.end()
+                }
+            )
+            .trim_end_matches("=Q")
+        ),
+    };
+    let when = match (s.kind, s.in_time) {
+        (SupportKind::Clear { .. }, _) => String::new(),
+        (_, true) => format!(", {} moves, in time", s.route.forecast()),
+        (_, false) => format!(", {} moves", s.route.forecast()),
+    };
+    format!("{route} {what}{when}")
+}
+
+/// The headline of a zone: "White: R e1–a1×a7 wins the pawn on a7 in 3 moves; Black cannot
+/// defend in time (R h5–c5–c7 needs 3, has 2)".
+pub fn headline(analysis: &Analysis, board: &Board, index: usize) -> String {
+    let zone = &analysis.zones[index];
+    let a = &zone.attack;
+    let side = side_name(a.side);
+    let opp = side_name(!a.side);
+    let moves = a.forecast();
+    let plural = if moves == 1 { "move" } else { "moves" };
+    let aim = match a.goal {
+        Goal::Capture { .. } => format!("{} in {moves} {plural}", a.goal_words()),
+        Goal::Promote { square } => format!("promotion on {square} in {moves} {plural}"),
+    };
+    let nearest_late = zone
+        .counters
+        .iter()
+        .filter(|c| !c.in_time())
+        .max_by_key(|c| c.slack());
+    match zone.verdict {
+        Verdict::Wins => {
+            let verb = match a.goal {
+                Goal::Capture { .. } => "wins",
+                Goal::Promote { .. } => "reaches",
+            };
+            let mut text = format!("{side}: {} {verb} {aim}", a.notation());
+            match nearest_late {
+                Some(c) => text.push_str(&format!(
+                    "; {opp} cannot stop it in time ({})",
+                    with_timing(c)
+                )),
+                None => text.push_str(&format!("; {opp} has no counter within reach")),
+            }
+            match analysis.outcome(board, index) {
+                Outcome::Compensated(j) => text.push_str(&format!(
+                    "; but {opp} gets {} in return",
+                    analysis.zones[j].attack.notation()
+                )),
+                Outcome::Gains | Outcome::NoGain => {}
+            }
+            text
+        }
+        Verdict::Contested => {
+            let c = zone.timely_counters().next();
+            format!(
+                "{side}: {} aims at {aim}; {opp} answers in time{}, but the support meets it",
+                a.notation(),
+                c.map_or(String::new(), |c| format!(" ({})", with_timing(c)))
+            )
+        }
+        Verdict::Postponed => {
+            let reasons: Vec<String> = a.rejections.iter().map(|r| r.to_string()).collect();
+            format!(
+                "{side}: {} aims at {aim}, postponed: {}",
+                a.notation(),
+                reasons.join("; ")
+            )
+        }
+        Verdict::Defended => {
+            let c = zone.timely_counters().next();
+            format!(
+                "{side}: {} aims at {aim}; {opp} defends in time{}",
+                a.notation(),
+                c.map_or(String::new(), |c| format!(" ({})", with_timing(c)))
+            )
+        }
+    }
+}
+
+/// The lines under a zone's headline: counters in time, the nearest late ones, supports (at
+/// most `SHOWN` of each, the rest counted).
+pub fn details(zone: &Zone) -> Vec<String> {
+    let mut out = Vec::new();
+    let timely: Vec<&Counter> = zone.timely_counters().collect();
+    for c in timely.iter().take(SHOWN) {
+        out.push(format!("counter: {}", with_timing(c)));
+    }
+    if timely.len() > SHOWN {
+        out.push(format!(
+            "         and {} more counters in time",
+            timely.len() - SHOWN
+        ));
+    }
+    let mut late: Vec<&Counter> = zone.counters.iter().filter(|c| !c.in_time()).collect();
+    late.sort_by_key(|c| std::cmp::Reverse(c.slack()));
+    for c in late.into_iter().take(LATE_SHOWN) {
+        out.push(format!("late:    {}", with_timing(c)));
+    }
+    for s in zone.supports.iter().take(SHOWN) {
+        out.push(format!("support: {}", support_text(zone, s)));
+    }
+    if zone.supports.len() > SHOWN {
+        out.push(format!(
+            "         and {} more supports",
+            zone.supports.len() - SHOWN
+        ));
+    }
+    out
+}
+
+/// A fork trajectory in words.
+pub fn fork_text(analysis: &Analysis, fork: &Fork) -> String {
+    let [a, b] = &fork.roles;
+    let side = analysis.zones[a.zone]
+        .counters
+        .iter()
+        .find(|c| c.square() == fork.square)
+        .map_or(analysis.zones[a.zone].side(), |_| {
+            !analysis.zones[a.zone].side()
+        });
+    format!(
+        "{}: {} serves two independent zones: it {} toward {} and {} toward {}; every step along it works for both",
+        side_name(side),
+        fork.notation(),
+        a.words,
+        a.goal,
+        b.words,
+        b.goal
+    )
+}
+
+/// The full report: every zone of the chosen side (or both), the forks and some rejections.
+pub fn report(board: &Board, side: Option<Color>, limits: Limits) -> Vec<String> {
+    let analysis = Analysis::new(board, limits);
+    report_of(board, &analysis, side)
+}
+
+/// The report of an analysis already made.
+pub fn report_of(board: &Board, analysis: &Analysis, side: Option<Color>) -> Vec<String> {
+    let mut out = Vec::new();
+    out.push(format!(
+        "{} to move. {} zones in {} independent groups; {} trajectories rejected.",
+        side_name(board.side_to_move()),
+        analysis.zones.len(),
+        analysis.composites.len(),
+        analysis.rejected.len()
+    ));
+    let mut number = 0;
+    for (i, zone) in analysis.zones.iter().enumerate() {
+        if side.is_some_and(|s| s != zone.side()) {
+            continue;
+        }
+        number += 1;
+        out.push(format!("{number:2}. {}", headline(analysis, board, i)));
+        for d in details(zone) {
+            out.push(format!("      {d}"));
+        }
+    }
+    let fork_list = forks(board, analysis, 1);
+    if !fork_list.is_empty() {
+        out.push("Fork trajectories:".to_string());
+        for f in &fork_list {
+            out.push(format!("    {}", fork_text(analysis, f)));
+        }
+    }
+    let mut rejected: Vec<_> = analysis
+        .rejected
+        .iter()
+        .filter(|a| side.is_none_or(|s| s == a.side))
+        .collect();
+    rejected.sort_by_key(|a| (a.forecast(), -a.gain));
+    if !rejected.is_empty() {
+        out.push(format!(
+            "Rejected ({} shown of {}):",
+            rejected.len().min(REJECTED_SHOWN),
+            rejected.len()
+        ));
+        for a in rejected.into_iter().take(REJECTED_SHOWN) {
+            let reasons: Vec<String> = a.rejections.iter().map(|r| r.to_string()).collect();
+            out.push(format!(
+                "    {}: {} — {}",
+                side_name(a.side),
+                a.notation(),
+                reasons.join("; ")
+            ));
+        }
+    }
+    out
+}
+
+/// One line per zone and fork, for `info string plan …` (no details).
+pub fn short_lines(board: &Board, limits: Limits, max: usize) -> Vec<String> {
+    let analysis = Analysis::new(board, limits);
+    let mut out: Vec<String> = (0..analysis.zones.len())
+        .map(|i| headline(&analysis, board, i))
+        .take(max)
+        .collect();
+    for f in forks(board, &analysis, 2) {
+        out.push(fork_text(&analysis, &f));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pioneer::examples::{DIAGRAM_51, DIAGRAM_52, RETI};
+    use crate::rules::parse_fen;
+
+    fn text(fen: &str, side: Option<Color>) -> String {
+        let board = parse_fen(fen, false).unwrap();
+        report(&board, side, Limits::default()).join("\n")
+    }
+
+    #[test]
+    fn diagram_51_plan_in_words() {
+        let t = text(DIAGRAM_51, Some(Color::White));
+        assert!(
+            t.contains(
+                "White: R e1–a1×a7 wins the pawn on a7 in 3 moves; Black cannot stop it in time"
+            ),
+            "{t}"
+        );
+        assert!(
+            t.contains("support: B b1–c2 clears the path (leaves b1)"),
+            "{t}"
+        );
+        assert!(!t.contains("Black: "), "only White's zones: {t}");
+    }
+
+    #[test]
+    fn diagram_52_plan_names_the_timely_defence() {
+        let t = text(DIAGRAM_52, None);
+        assert!(
+            t.contains(
+                "White: B h6–g5×f6 aims at the knight on f6 in 2 moves; Black defends in time"
+            ),
+            "{t}"
+        );
+        assert!(
+            t.contains("counter: K g8–g7 defends the target: needs 1, has 1"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn reti_plan_names_the_double_purpose_king_route() {
+        let t = text(RETI, None);
+        assert!(
+            t.contains("K h8–g7–f6–e5 serves two independent zones"),
+            "{t}"
+        );
+        assert!(t.contains("stops the h-pawn (P h5–h4–h3–h2–h1=Q)"), "{t}");
+        assert!(t.contains("escorts the c-pawn (P c6–c7–c8=Q)"), "{t}");
+        assert!(t.contains("Black: P h5–h4–h3–h2–h1=Q reaches promotion on h1 in 4 moves; White cannot stop it in time"), "{t}");
+    }
+}

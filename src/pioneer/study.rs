@@ -1,0 +1,438 @@
+//! The zone search ("study mode"): a search in which only zone moves are admitted, for both
+//! sides, the zones being formed anew in every position.
+//!
+//! Seed 004: "Starting from some group of trajectories, the positions of the game tree of the
+//! chess model formed by the pseudo-search are searched. If a material gain is found there, the
+//! program still looks whether the opponent can compensate it in the same time in one of the
+//! zones of his attack." Botvinnik reported that PIONEER solved Réti's study with 54 moves in
+//! the tree.
+//!
+//! Design note: an alpha-beta search over zone moves (`moves.rs`) to a horizon taken from the
+//! zones' timing: twice the longest forecast of a live attack at the root, plus one ply. At the
+//! horizon, or where the side to move has no zone move, the position is valued by the zone model
+//! alone: material, plus the promotion of every pawn whose zone wins statically (no counter in
+//! time), plus what the side to move wins at once in the exchange model. The value is material
+//! in centipawns, as Botvinnik's goal is material; a verdict is a win when one side is at least
+//! `WIN` ahead, otherwise a draw. The search is made with the window (−WIN, +WIN): it only has to
+//! tell the three verdicts apart, which keeps the tree small. A transposition table keyed by the
+//! position (with the plies left) avoids searching a position twice; `positions` counts the
+//! distinct positions the tree holds.
+
+use super::attack::{Goal, Limits};
+use super::moves::zone_moves;
+use super::zone::{Analysis, Verdict as ZoneVerdict};
+use crate::eval::insufficient_material;
+use crate::rules::see::exchange_on_square;
+use crate::rules::{legal_moves, piece_value, repetition_key, Board, Color, Move, Piece};
+use std::collections::{HashMap, HashSet};
+
+/// Material lead (centipawns) that counts as a win.
+pub const WIN: i32 = 300;
+/// Value of being mated.
+pub const MATE: i32 = 30_000;
+/// Longest horizon the automatic choice takes.
+pub const MAX_HORIZON: u32 = 15;
+
+/// The outcome of a zone search, from White's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// White gains decisive material.
+    WhiteWins,
+    /// Neither side gains decisive material.
+    Draw,
+    /// Black gains decisive material.
+    BlackWins,
+}
+
+impl Verdict {
+    /// The verdict of a value from White's point of view.
+    pub fn of(white_value: i32) -> Verdict {
+        if white_value >= WIN {
+            Verdict::WhiteWins
+        } else if white_value <= -WIN {
+            Verdict::BlackWins
+        } else {
+            Verdict::Draw
+        }
+    }
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Verdict::WhiteWins => "White wins",
+            Verdict::Draw => "draw",
+            Verdict::BlackWins => "Black wins",
+        })
+    }
+}
+
+/// The result of one zone search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// Value from White's point of view (a bound when outside the window).
+    pub value: i32,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The main line.
+    pub line: Vec<Move>,
+    /// Distinct positions in the tree (the start position included).
+    pub positions: usize,
+    /// Positions visited, repetitions through the table included.
+    pub nodes: u64,
+    /// Horizon in plies.
+    pub horizon: u32,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    value: i32,
+    bound: Bound,
+    best: Option<Move>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// Static value of a position by the zone model, for the side to move: material, the promotion
+/// of every pawn whose zone wins (no counter in time), and the best capture of the side to move
+/// in the exchange model.
+pub fn static_value(board: &Board, analysis: &Analysis) -> i32 {
+    let us = board.side_to_move();
+    let mut value = 0;
+    for square in board.occupied() {
+        let (Some(piece), Some(color)) = (board.piece_on(square), board.color_on(square)) else {
+            continue;
+        };
+        if piece != Piece::King {
+            value += if color == us {
+                piece_value(piece)
+            } else {
+                -piece_value(piece)
+            };
+        }
+    }
+    for zone in &analysis.zones {
+        if !matches!(zone.attack.goal, Goal::Promote { .. }) || zone.verdict != ZoneVerdict::Wins {
+            continue;
+        }
+        // Against a queen already on the board a pawn still on its way is no sure gain (the
+        // queen wins tempi by checks, which the zone timing does not see); it counts only when
+        // it promotes with its very next move.
+        let side = zone.side();
+        let enemy_queen = !board.colored_pieces(!side, Piece::Queen).is_empty();
+        if enemy_queen && !(side == us && zone.attack.forecast() == 1) {
+            continue;
+        }
+        value += if side == us {
+            zone.attack.gain
+        } else {
+            -zone.attack.gain
+        };
+    }
+    let best_capture = board
+        .colors(!us)
+        .iter()
+        .map(|s| exchange_on_square(board, s, us))
+        .max()
+        .unwrap_or(0);
+    value + best_capture
+}
+
+/// One move of the searched tree, for printing it.
+#[derive(Clone, Debug)]
+pub struct TraceLine {
+    /// Plies from the start of the search (0: a first move).
+    pub ply: u32,
+    /// The move in SAN.
+    pub san: String,
+    /// Its value for the side that made it (a bound when the window cut it off).
+    pub value: i32,
+}
+
+/// The zone search engine.
+pub struct ZoneSearch {
+    limits: Limits,
+    /// The tree, move by move in search order, when tracing is on.
+    pub trace: Option<Vec<TraceLine>>,
+    table: HashMap<(u64, u32), Entry>,
+    positions: HashSet<u64>,
+    nodes: u64,
+    keys: Vec<u64>,
+}
+
+impl ZoneSearch {
+    /// A search with fresh tables.
+    pub fn new(limits: Limits) -> Self {
+        ZoneSearch {
+            limits,
+            trace: None,
+            table: HashMap::new(),
+            positions: HashSet::new(),
+            nodes: 0,
+            keys: Vec::new(),
+        }
+    }
+
+    /// The horizon the zones of `board` call for: twice the longest forecast of a live attack,
+    /// plus one ply, within [3, `MAX_HORIZON`].
+    pub fn horizon(board: &Board, limits: Limits) -> u32 {
+        let analysis = Analysis::new(board, limits);
+        let longest = analysis
+            .zones
+            .iter()
+            .map(|z| z.attack.forecast() as u32)
+            .max()
+            .unwrap_or(1);
+        (2 * longest + 1).clamp(3, MAX_HORIZON)
+    }
+
+    /// Searches `board` to `horizon` plies.
+    pub fn run(&mut self, board: &Board, horizon: u32) -> SearchResult {
+        self.keys.clear();
+        self.keys.push(repetition_key(board));
+        let value = self.negamax(board, horizon, -WIN, WIN, 0);
+        let line = self.line(board, horizon);
+        let white = if board.side_to_move() == Color::White {
+            value
+        } else {
+            -value
+        };
+        SearchResult {
+            value: white,
+            verdict: Verdict::of(white),
+            line,
+            positions: self.positions.len(),
+            nodes: self.nodes,
+            horizon,
+        }
+    }
+
+    fn line(&self, board: &Board, horizon: u32) -> Vec<Move> {
+        let mut out = Vec::new();
+        let mut board = board.clone();
+        let mut depth = horizon;
+        while depth > 0 {
+            let Some(mv) = self.table.get(&(board.hash(), depth)).and_then(|e| e.best) else {
+                break;
+            };
+            if !board.is_legal(mv) {
+                break;
+            }
+            out.push(mv);
+            board.play_unchecked(mv);
+            depth -= 1;
+        }
+        out
+    }
+
+    fn is_repetition(&self) -> bool {
+        let n = self.keys.len();
+        let last = self.keys[n - 1];
+        self.keys[..n - 1]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|&k| k == last)
+    }
+
+    fn negamax(&mut self, board: &Board, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+        self.nodes += 1;
+        self.positions.insert(board.hash());
+        let legal = legal_moves(board);
+        if legal.is_empty() {
+            return if board.checkers().is_empty() {
+                0
+            } else {
+                -MATE + ply as i32
+            };
+        }
+        if insufficient_material(board) || self.is_repetition() {
+            return 0;
+        }
+        let key = (board.hash(), depth);
+        let mut table_move = None;
+        if let Some(e) = self.table.get(&key) {
+            table_move = e.best;
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.value >= beta,
+                Bound::Upper => e.value <= alpha,
+            };
+            if usable {
+                return e.value;
+            }
+        }
+        let analysis = Analysis::new(board, self.limits);
+        if depth == 0 {
+            return static_value(board, &analysis);
+        }
+        let mut moves = zone_moves(board, &analysis, depth.div_ceil(2) as u8);
+        if moves.is_empty() {
+            return static_value(board, &analysis);
+        }
+        if let Some(tm) = table_move {
+            if let Some(i) = moves.iter().position(|m| m.mv == tm) {
+                let m = moves.remove(i);
+                moves.insert(0, m);
+            }
+        }
+        let original_alpha = alpha;
+        let mut best = -MATE - 1;
+        let mut best_move = None;
+        for zm in moves {
+            let mut child = board.clone();
+            child.play_unchecked(zm.mv);
+            self.keys.push(repetition_key(&child));
+            let traced = self.trace.as_mut().map(|t| {
+                t.push(TraceLine {
+                    ply,
+                    san: crate::rules::notation::move_to_san(board, zm.mv),
+                    value: 0,
+                });
+                t.len() - 1
+            });
+            let value = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+            if let (Some(t), Some(i)) = (self.trace.as_mut(), traced) {
+                t[i].value = value;
+            }
+            self.keys.pop();
+            if value > best {
+                best = value;
+                best_move = Some(zm.mv);
+            }
+            if value > alpha {
+                alpha = value;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.insert(
+            key,
+            Entry {
+                value: best,
+                bound,
+                best: best_move,
+            },
+        );
+        best
+    }
+}
+
+/// One first move of a study and what the zone search says of it.
+#[derive(Clone, Debug)]
+pub struct FirstMove {
+    /// The move.
+    pub mv: Move,
+    /// Is it a zone move of the start position?
+    pub zone_move: bool,
+    /// The search after it.
+    pub result: SearchResult,
+}
+
+/// A study solved by the zone search.
+#[derive(Clone, Debug)]
+pub struct Study {
+    /// The search from the start position (zone moves only).
+    pub root: SearchResult,
+    /// Every legal first move searched on its own, with its own tree.
+    pub first_moves: Vec<FirstMove>,
+}
+
+/// Solves `board`: the zone search from it, then every legal first move on its own (zone moves
+/// of the start position first), each with a fresh tree. `horizon` defaults to the zones' own.
+pub fn solve(board: &Board, horizon: Option<u32>, limits: Limits) -> Study {
+    let horizon = horizon
+        .unwrap_or_else(|| ZoneSearch::horizon(board, limits))
+        .max(1);
+    let root = ZoneSearch::new(limits).run(board, horizon);
+    let analysis = Analysis::new(board, limits);
+    let zone: Vec<Move> = zone_moves(board, &analysis, horizon.div_ceil(2) as u8)
+        .iter()
+        .map(|m| m.mv)
+        .collect();
+    let mut first_moves = Vec::new();
+    let mut all = legal_moves(board);
+    all.sort_by_key(|m| zone.iter().position(|z| z == m).unwrap_or(usize::MAX));
+    for mv in all {
+        let mut child = board.clone();
+        child.play_unchecked(mv);
+        let mut search = ZoneSearch::new(limits);
+        search.keys.push(repetition_key(board));
+        let mut result = search.run(&child, horizon - 1);
+        result.line.insert(0, mv);
+        first_moves.push(FirstMove {
+            mv,
+            zone_move: zone.contains(&mv),
+            result,
+        });
+    }
+    Study { root, first_moves }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pioneer::examples::RETI;
+    use crate::rules::notation::line_to_numbered_san;
+    use crate::rules::parse_fen;
+
+    #[test]
+    fn verdict_thresholds() {
+        assert_eq!(Verdict::of(WIN), Verdict::WhiteWins);
+        assert_eq!(Verdict::of(WIN - 1), Verdict::Draw);
+        assert_eq!(Verdict::of(-WIN), Verdict::BlackWins);
+    }
+
+    #[test]
+    fn static_value_counts_unstoppable_pawns() {
+        // Black's h-pawn cannot be caught: its promotion counts for Black.
+        let board = parse_fen("8/8/k7/7p/8/8/8/K7 w - - 0 1", false).unwrap();
+        let analysis = Analysis::new(&board, Limits::default());
+        assert_eq!(static_value(&board, &analysis), -100 - (950 - 100));
+        // With the white king in the square it does not.
+        let board = parse_fen("8/8/k7/7p/8/6K1/8/8 w - - 0 1", false).unwrap();
+        let analysis = Analysis::new(&board, Limits::default());
+        assert_eq!(static_value(&board, &analysis), -100);
+    }
+
+    #[test]
+    fn reti_zone_search_finds_kg7_and_the_draw() {
+        let board = parse_fen(RETI, false).unwrap();
+        let study = solve(&board, None, Limits::default());
+        let text = line_to_numbered_san(&board, &study.root.line);
+        assert!(text.starts_with("1. Kg7"), "{text}");
+        assert_eq!(study.root.verdict, Verdict::Draw, "{text}");
+        let kg7 = study
+            .first_moves
+            .iter()
+            .find(|f| f.mv.to_string() == "h8g7")
+            .unwrap();
+        assert_eq!(kg7.result.verdict, Verdict::Draw);
+        assert!(
+            kg7.result.positions <= 54,
+            "{} positions",
+            kg7.result.positions
+        );
+        for f in study
+            .first_moves
+            .iter()
+            .filter(|f| f.mv.to_string() != "h8g7")
+        {
+            assert_eq!(f.result.verdict, Verdict::BlackWins, "{}", f.mv);
+        }
+    }
+}

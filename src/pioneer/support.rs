@@ -1,0 +1,304 @@
+//! Support trajectories: the attacker's own pieces that help the attack along.
+//!
+//! Seed 004: "If a square of the trajectory is occupied by another own piece, or it blocks a
+//! line of the trajectory, it must go away to support it (the move 1.Bc2 of diagram 51). If a
+//! piece of the opponent hinders the movement, support is counteraction against the hindering
+//! piece: an attack on its initial square or on those it will occupy on its way to the field of
+//! battle, and the blockade of its trajectory … but only by one-move trajectories of other pieces
+//! of the attacking side."
+//!
+//! Design note: four kinds of support are built. *Clearing* moves lead an own piece off the
+//! route. *Capturing* a counter piece where it stands and *blocking* a line of its trajectory are
+//! one-move trajectories, as the seed prescribes. *Defending* a contested stop — so that a more
+//! valuable enemy piece no longer controls it (rule 2) — is a trajectory of up to `ESCORT_LEN`
+//! moves; for a pawn's promotion it is the escort of the pawn by its king, and it is built for
+//! every stop of the pawn's path, because a pawn may wait on a stop while its escort arrives.
+
+use super::attack::{attack_squares, Attack, Goal};
+use super::counter::{Counter, CounterKind};
+use super::route::{piece_moves, Assessor, Finish, Route};
+use super::trajectory::{distance, Mover};
+use crate::rules::see::{attackers_to, see};
+use crate::rules::{BitBoard, Board, Move, Piece, Square};
+use cozy_chess::get_between_rays;
+
+/// Longest defending (escort) trajectory considered.
+pub const ESCORT_LEN: u8 = 4;
+
+/// What a support trajectory does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SupportKind {
+    /// Leads an own piece standing on the route (square given) off it.
+    Clear {
+        /// Where the piece in the way stands.
+        square: Square,
+    },
+    /// Defends a stop of the route (by index), so that it is no longer controlled.
+    DefendStop {
+        /// Index of the stop.
+        step: u8,
+        /// The stop.
+        square: Square,
+    },
+    /// Captures the piece of counter `counter` where it stands.
+    CaptureCounter {
+        /// Index into the zone's counters.
+        counter: usize,
+    },
+    /// Blocks a line of counter `counter` in one move.
+    BlockCounter {
+        /// Index into the zone's counters.
+        counter: usize,
+    },
+}
+
+/// One support trajectory.
+#[derive(Clone, Debug)]
+pub struct Support {
+    /// What it does.
+    pub kind: SupportKind,
+    /// The supporting piece.
+    pub piece: Piece,
+    /// Its route; `route.first_steps` holds every useful first move.
+    pub route: Route,
+    /// Does it arrive no later than the counter it answers (always true for clearing moves)?
+    pub in_time: bool,
+}
+
+fn one_move(board: &Board, from: Square, to: BitBoard, finish: Finish) -> Option<Route> {
+    let piece = board.piece_on(from)?;
+    let color = board.color_on(from)?;
+    let first = to.next_square()?;
+    let assessor = Assessor::new(board, from, Mover::new(piece, color), false)?;
+    let mut route = assessor.route(&[from, first], finish);
+    route.first_steps = to;
+    Some(route)
+}
+
+/// Is the one-step move legal in the position (when it is that side's turn) or at least
+/// pseudo-legal (when it is not)?
+fn playable(board: &Board, from: Square, to: Square) -> bool {
+    if board.color_on(from) == Some(board.side_to_move()) {
+        board.is_legal(Move {
+            from,
+            to,
+            promotion: None,
+        })
+    } else {
+        piece_moves(board, from, board.occupied()).has(to)
+    }
+}
+
+/// The supports of `attack` given its counters.
+pub fn supports(board: &Board, attack: &Attack, counters: &[Counter]) -> Vec<Support> {
+    let mut out = Vec::new();
+    let route = &attack.route;
+    let side = attack.side;
+    let root = route.start();
+    let used = route.used_squares() | root.bitboard();
+    // Clearing moves.
+    for o in route.obstacles.iter().filter(|o| o.removable()) {
+        let to = piece_moves(board, o.square, board.occupied()) & !used;
+        let to = to
+            .iter()
+            .filter(|&t| playable(board, o.square, t))
+            .fold(BitBoard::EMPTY, |a, t| a | t.bitboard());
+        if let Some(r) = one_move(board, o.square, to, Finish::Arrive) {
+            out.push(Support {
+                kind: SupportKind::Clear { square: o.square },
+                piece: board.piece_on(o.square).unwrap_or(Piece::Pawn),
+                route: r,
+                in_time: true,
+            });
+        }
+    }
+    let own = board.colors(side) & !root.bitboard();
+    for (index, counter) in counters.iter().enumerate().filter(|(_, c)| c.in_time()) {
+        let x = counter.square();
+        // Capture the counter piece where it stands, if the exchange does not lose.
+        let takers = attackers_to(board, x, board.occupied()) & own;
+        for y in takers {
+            let mv = Move {
+                from: y,
+                to: x,
+                promotion: None,
+            };
+            if see(board, mv) >= 0 {
+                if let Some(r) = one_move(board, y, x.bitboard(), Finish::Capture) {
+                    out.push(Support {
+                        kind: SupportKind::CaptureCounter { counter: index },
+                        piece: board.piece_on(y).unwrap_or(Piece::Pawn),
+                        route: r,
+                        in_time: true,
+                    });
+                }
+            }
+        }
+        // Block a line of the counter in one move.
+        if counter.route.mover.slides() {
+            let mut line = BitBoard::EMPTY;
+            for w in counter.route.squares.windows(2) {
+                line |= get_between_rays(w[0], w[1]);
+            }
+            for y in own {
+                let to = piece_moves(board, y, board.occupied()) & line & !board.occupied();
+                let to = to
+                    .iter()
+                    .filter(|&t| playable(board, y, t))
+                    .fold(BitBoard::EMPTY, |a, t| a | t.bitboard());
+                if let Some(r) = one_move(board, y, to, Finish::Arrive) {
+                    out.push(Support {
+                        kind: SupportKind::BlockCounter { counter: index },
+                        piece: board.piece_on(y).unwrap_or(Piece::Pawn),
+                        route: r,
+                        in_time: true,
+                    });
+                }
+            }
+        }
+    }
+    // Defend the stops: against in-time control by more valuable pieces, and, for a pawn's
+    // promotion, every stop (escort), as soon as any counter, even a late one, exists.
+    let promotion = matches!(attack.goal, Goal::Promote { .. });
+    let n = route.squares.len() - 1;
+    let mut wanted: Vec<(u8, Square, Option<u8>)> = Vec::new();
+    for c in counters {
+        if let CounterKind::ControlStop { step, square } = c.kind {
+            if c.in_time() && !wanted.iter().any(|w| w.1 == square) {
+                wanted.push((step, square, Some(c.needs())));
+            }
+        }
+    }
+    // Stops controlled already (a postponed attack): defending them lifts the control.
+    for (square, _) in attack.controlled_stops() {
+        if let Some(i) = route.squares.iter().position(|&s| s == square) {
+            if !wanted.iter().any(|w| w.1 == square) {
+                wanted.push((i as u8, square, None));
+            }
+        }
+    }
+    if promotion && !counters.is_empty() {
+        for i in 1..=n {
+            let s = route.squares[i];
+            if !wanted.iter().any(|w| w.1 == s) {
+                wanted.push((i as u8, s, None));
+            }
+        }
+    }
+    for y in own {
+        let Some(piece) = board.piece_on(y) else {
+            continue;
+        };
+        if piece == Piece::Pawn {
+            continue;
+        }
+        let mover = Mover::new(piece, side);
+        let Some(assessor) = Assessor::new(board, y, mover, true) else {
+            continue;
+        };
+        for &(step, stop, deadline) in &wanted {
+            let squares = attack_squares(mover, stop, board.occupied() & !root.bitboard());
+            if squares.has(y) {
+                continue;
+            }
+            let mut best: Option<Route> = None;
+            for s in squares & !board.occupied() {
+                if distance(mover, y, s).is_none_or(|d| d > ESCORT_LEN) {
+                    continue;
+                }
+                if piece == Piece::King
+                    && !(attackers_to(board, s, board.occupied()) & board.colors(!side)).is_empty()
+                {
+                    continue;
+                }
+                if let Some(r) = assessor.shortest(s, Finish::Arrive) {
+                    if r.passable()
+                        && r.forecast() <= ESCORT_LEN
+                        && best.as_ref().is_none_or(|b| r.forecast() < b.forecast())
+                    {
+                        best = Some(r);
+                    }
+                }
+            }
+            if let Some(r) = best {
+                let in_time = deadline.is_some_and(|d| r.forecast() <= d);
+                out.push(Support {
+                    kind: SupportKind::DefendStop { step, square: stop },
+                    piece,
+                    route: r,
+                    in_time,
+                });
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pioneer::attack::{attack_on, promotion, Limits};
+    use crate::pioneer::counter::counters;
+    use crate::rules::parse_fen;
+
+    #[test]
+    fn diagram_51_bishop_b1_clears_the_first_rank() {
+        let board = parse_fen(crate::pioneer::examples::DIAGRAM_51, false).unwrap();
+        let a = attack_on(&board, Square::E1, Square::A7, Limits::default()).unwrap();
+        let list = supports(&board, &a, &counters(&board, &a, true));
+        let clear = list
+            .iter()
+            .find(|s| s.kind == SupportKind::Clear { square: Square::B1 })
+            .expect("the bishop must clear the first rank");
+        assert_eq!(clear.piece, Piece::Bishop);
+        // c2, not a2: a2 lies on the rook's way up the a-file.
+        assert_eq!(clear.route.first_steps, Square::C2.bitboard());
+    }
+
+    #[test]
+    fn reti_king_escorts_the_c_pawn() {
+        let board = parse_fen("7K/8/k1P5/7p/8/8/8/8 w - - 0 1", false).unwrap();
+        let c = promotion(&board, Square::C6, Limits::default()).unwrap();
+        let list = supports(&board, &c, &counters(&board, &c, true));
+        let to_c7 = list
+            .iter()
+            .find(|s| {
+                s.kind
+                    == SupportKind::DefendStop {
+                        step: 1,
+                        square: Square::C7,
+                    }
+            })
+            .expect("the king can come to defend c7");
+        assert_eq!(to_c7.piece, Piece::King);
+        assert_eq!(to_c7.route.forecast(), 4);
+        assert!(to_c7.route.first_steps.has(Square::G7));
+    }
+
+    #[test]
+    fn a_counter_piece_can_be_captured_or_its_line_blocked() {
+        // R a1–b1×b7; the black bishop h3 defends b7 in one move (h3–c8), in time. White can
+        // take it (g2×h3) or block its line with the knight (e3–f5 or e3–g4).
+        let board = parse_fen("6k1/1p6/8/8/8/4N2b/6P1/R5K1 w - - 0 1", false).unwrap();
+        let a = attack_on(&board, Square::A1, Square::B7, Limits::default()).unwrap();
+        let cs = counters(&board, &a, true);
+        assert!(
+            cs.iter().any(|c| c.piece == Piece::Bishop && c.in_time()),
+            "{cs:?}"
+        );
+        let list = supports(&board, &a, &cs);
+        assert!(
+            list.iter()
+                .any(|s| matches!(s.kind, SupportKind::CaptureCounter { .. })
+                    && s.piece == Piece::Pawn),
+            "{list:?}"
+        );
+        assert!(
+            list.iter()
+                .any(|s| matches!(s.kind, SupportKind::BlockCounter { .. })
+                    && s.piece == Piece::Knight
+                    && s.route.first_steps.has(Square::F5)),
+            "{list:?}"
+        );
+    }
+}
