@@ -1,0 +1,56 @@
+//! Réti's study (../shared/data/studies/reti.epd) solved by PIONEER's zone search, and the
+//! zone search's claims checked against Tropa's full alpha-beta search (no tablebases offline).
+
+use std::path::PathBuf;
+use tropa::pioneer::attack::Limits;
+use tropa::pioneer::study::{solve, Verdict};
+use tropa::rules::notation::{line_to_numbered_san, move_to_uci};
+use tropa::rules::{parse_fen, Game};
+use tropa::search::{Engine, Limits as SearchLimits, SearchControl, Silent};
+
+fn reti_fen() -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/studies/reti.epd");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let fields: Vec<&str> = text.split_whitespace().take(4).collect();
+    format!("{} 0 1", fields.join(" "))
+}
+
+/// The full search's score for the side to move after `first` (White's first move).
+fn full_search_after(fen: &str, first: &str, depth: i32) -> i32 {
+    let game = Game::from_uci(Some(fen), &[first], false).unwrap();
+    let mut engine = Engine::new(16, 1);
+    let result = engine.search(
+        &game,
+        &SearchLimits {
+            depth: Some(depth),
+            ..Default::default()
+        },
+        &SearchControl::new(),
+        &mut Silent,
+    );
+    result.score
+}
+
+#[test]
+fn zone_search_solves_reti_and_the_full_search_agrees() {
+    let fen = reti_fen();
+    let board = parse_fen(&fen, false).unwrap();
+    let study = solve(&board, None, Limits::default());
+    let line = line_to_numbered_san(&board, &study.root.line);
+    assert!(line.starts_with("1. Kg7"), "{line}");
+    assert_eq!(study.root.verdict, Verdict::Draw, "{line}");
+    assert_eq!(study.first_moves.len(), 4);
+    for f in &study.first_moves {
+        let uci = move_to_uci(&board, f.mv, false);
+        // Black's view after White's first move: about equal after Kg7, a queen up otherwise.
+        let black = full_search_after(&fen, &uci, 20);
+        if uci == "h8g7" {
+            assert_eq!(f.result.verdict, Verdict::Draw);
+            assert!(f.result.positions <= 54, "{} positions", f.result.positions);
+            assert!(black.abs() < 100, "full search after Kg7: {black}");
+        } else {
+            assert_eq!(f.result.verdict, Verdict::BlackWins, "{uci}");
+            assert!(black > 500, "full search after {uci}: {black}");
+        }
+    }
+}
