@@ -30,6 +30,9 @@ pub enum Command {
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 16)]
         hash: usize,
+        /// Guide the search with PIONEER's zone moves (as the UCI option PioneerGuide).
+        #[arg(long)]
+        pioneer_guide: bool,
     },
     /// Count leaf nodes of the move tree, split by root move.
     Perft {
@@ -139,8 +142,16 @@ pub fn main() -> i32 {
             crate::uci::run(&mut std::io::stdin().lock(), crate::uci::Output::stdout());
             Ok(())
         }
-        Some(Command::Bench { depth, hash }) => {
-            bench::run(depth.clamp(1, 64), hash.max(1));
+        Some(Command::Bench {
+            depth,
+            hash,
+            pioneer_guide,
+        }) => {
+            let options = crate::search::SearchOptions {
+                pioneer_guide,
+                ..Default::default()
+            };
+            bench::run_with(depth.clamp(1, 64), hash.max(1), options);
             Ok(())
         }
         Some(Command::Perft {

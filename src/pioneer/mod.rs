@@ -20,6 +20,7 @@ pub mod attack;
 pub mod control;
 pub mod counter;
 pub mod fork;
+pub mod guide;
 pub mod moves;
 pub mod plan;
 pub mod reject;

@@ -212,6 +212,8 @@ pub struct SearchOptions {
     pub move_overhead: u64,
     /// Draw score bias in centipawns (positive: avoid draws).
     pub contempt: i32,
+    /// Order and exempt from reductions the zone moves of PIONEER (`pioneer::guide`).
+    pub pioneer_guide: bool,
 }
 
 impl Default for SearchOptions {
@@ -220,6 +222,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead: 50,
             contempt: 0,
+            pioneer_guide: false,
         }
     }
 }
@@ -308,6 +311,11 @@ impl Engine {
             node_counts: &self.node_counts,
             node_limit: limits.nodes,
         };
+        let guide = if self.options.pioneer_guide {
+            crate::pioneer::guide::Guide::new(&board)
+        } else {
+            crate::pioneer::guide::Guide::NONE
+        };
         for w in &mut self.workers {
             w.prepare(
                 &board,
@@ -315,6 +323,7 @@ impl Engine {
                 &limits.search_moves,
                 self.options.contempt,
             );
+            w.guide = guide;
         }
         if self.workers[0].root_moves.is_empty() {
             return SearchResult {

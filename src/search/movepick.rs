@@ -8,6 +8,7 @@
 //! cheaper than a full sort when a cut-off comes early.
 
 use super::history::{History, PieceTo};
+use crate::pioneer::guide::PlanMoves;
 use crate::rules::see::see;
 use crate::rules::{is_capture, BitBoard, Board, Move, Piece, Rank, Square};
 
@@ -17,6 +18,8 @@ const GOOD_CAPTURE: i32 = 2_000_000;
 const RECAPTURE: i32 = 100_000;
 const KILLER: i32 = 1_000_000;
 const COUNTER: i32 = 999_000;
+/// History bonus of a quiet move that is one of PIONEER's zone moves.
+const PLAN_BONUS: i32 = 2_000;
 const BAD_CAPTURE: i32 = -2_000_000;
 
 /// A move with its ordering score.
@@ -50,6 +53,8 @@ pub struct OrderContext {
     pub last_to: Option<Square>,
     /// The previous two moves, for continuation history.
     pub prev: [Option<PieceTo>; 2],
+    /// PIONEER's zone moves of the side to move (a bonus on their history score).
+    pub plan: PlanMoves,
 }
 
 enum Stage {
@@ -215,7 +220,12 @@ impl MovePicker {
                 COUNTER
             } else {
                 let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
-                history.quiet_score(us, mv, piece, self.ctx.prev)
+                let plan = if self.ctx.plan.contains(mv) {
+                    PLAN_BONUS
+                } else {
+                    0
+                };
+                history.quiet_score(us, mv, piece, self.ctx.prev) + plan
             };
         }
     }

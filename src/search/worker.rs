@@ -13,6 +13,7 @@ use super::params::*;
 use super::tt::{Bound, TranspositionTable};
 use super::{SearchControl, INFINITY, MATE, MAX_PLY};
 use crate::eval::{evaluate, insufficient_material};
+use crate::pioneer::guide::{Guide, PlanMoves, GUIDE_PLIES};
 use crate::rules::see::see;
 use crate::rules::{has_non_pawn_material, is_capture, repetition_key, Board, Move, Piece};
 use crate::search::tt::MATE_BOUND;
@@ -69,6 +70,8 @@ pub struct Worker {
     stopped: bool,
     /// Ply at which null moves are forbidden (a null-move verification search), if any.
     null_forbidden_ply: Option<usize>,
+    /// PIONEER's zone moves of both sides at the root (empty unless `PioneerGuide` is on).
+    pub guide: Guide,
 }
 
 /// What a search thread may read from the others and from the protocol.
@@ -122,6 +125,7 @@ impl Worker {
             root_depth: 0,
             stopped: false,
             null_forbidden_ply: None,
+            guide: Guide::NONE,
         }
     }
 
@@ -477,6 +481,11 @@ impl Worker {
             counter: self.history.counter(prev[0]),
             last_to: prev[0].map(|p| p.to),
             prev,
+            plan: if ply < GUIDE_PLIES {
+                self.guide.plan(board.side_to_move())
+            } else {
+                PlanMoves::EMPTY
+            },
         };
         let mut picker = MovePicker::new(ctx);
         let mut best_score = -INFINITY;
@@ -548,6 +557,10 @@ impl Worker {
                             .score
                             .clamp(-2 * LMR_HISTORY_DIVISOR, 2 * LMR_HISTORY_DIVISOR)
                             / LMR_HISTORY_DIVISOR;
+                    }
+                    if quiet && ctx.plan.contains(mv) {
+                        // A zone move of PIONEER's plans is reduced by at most one ply.
+                        reduction = reduction.min(1);
                     }
                     reduction = reduction.clamp(0, new_depth - 1);
                 }

@@ -21,6 +21,9 @@ use std::thread::JoinHandle;
 /// Longest accepted command line; longer lines are discarded with an error.
 pub const MAX_LINE: usize = 1 << 20;
 
+/// Most zones listed by `ShowPlans`.
+pub const PLANS_SHOWN: usize = 8;
+
 /// Where protocol output goes (stdout, or a buffer in tests). Lines are written whole.
 #[derive(Clone)]
 pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
@@ -71,6 +74,8 @@ pub struct Uci {
     specs: Vec<OptionSpec>,
     chess960: bool,
     search: Option<RunningSearch>,
+    /// `ShowPlans`: PIONEER's plans for the root as `info string plan …` before each search.
+    show_plans: bool,
 }
 
 struct UciReporter {
@@ -125,6 +130,7 @@ impl Uci {
             specs,
             chess960: false,
             search: None,
+            show_plans: false,
         }
     }
 
@@ -213,6 +219,11 @@ impl Uci {
                 self.chess960 = on;
                 self.game = Game::from_board(self.game.board().clone(), on);
             }
+            ("ShowPlans", OptionValue::Bool(on)) => {
+                drop(engine);
+                self.show_plans = on;
+            }
+            ("PioneerGuide", OptionValue::Bool(on)) => engine.options.pioneer_guide = on,
             // Ponder only tells us the GUI may send `go ponder`; nothing to configure.
             ("Ponder", _) => {}
             (other, _) => self.out.error(&format!("option '{other}' is not handled")),
@@ -235,10 +246,20 @@ impl Uci {
         let game = self.game.clone();
         let out = self.out.clone();
         let chess960 = self.chess960;
+        let show_plans = self.show_plans;
         let thread_control = Arc::clone(&control);
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
+                if show_plans {
+                    for line in crate::pioneer::plan::short_lines(
+                        game.board(),
+                        crate::pioneer::attack::Limits::default(),
+                        PLANS_SHOWN,
+                    ) {
+                        out.line(&format!("info string plan {line}"));
+                    }
+                }
                 let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
                 let mut reporter = UciReporter {
                     out: out.clone(),
@@ -411,6 +432,25 @@ mod tests {
         let best = out.lines().find(|l| l.starts_with("bestmove")).unwrap();
         let mv = best.split_whitespace().nth(1).unwrap();
         assert!(mv.ends_with('6') || mv.ends_with('5'), "{best}");
+    }
+
+    #[test]
+    fn show_plans_prints_the_zones_before_the_search() {
+        let input = b"setoption name ShowPlans value true\nsetoption name PioneerGuide value true\nposition fen 7K/8/k1P5/7p/8/8/8/8 w - - 0 1\ngo depth 4\n";
+        let out = session(input);
+        assert!(!out.contains("info string error"), "{out}");
+        let plans: Vec<&str> = out
+            .lines()
+            .filter(|l| l.starts_with("info string plan "))
+            .collect();
+        assert!(plans.iter().any(|l| l.contains("K h8–g7–f6–e5")), "{out}");
+        let first_plan = out.find("info string plan").unwrap();
+        let first_info = out.find("info depth").unwrap();
+        assert!(first_plan < first_info);
+        assert!(out.contains("bestmove"));
+        // Off by default.
+        let out = session(b"position startpos\ngo depth 2\n");
+        assert!(!out.contains("info string plan"));
     }
 
     #[test]

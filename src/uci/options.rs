@@ -123,6 +123,14 @@ pub fn declared() -> Vec<OptionSpec> {
             name: "Clear Hash",
             kind: Button,
         },
+        OptionSpec {
+            name: "ShowPlans",
+            kind: Check { default: false },
+        },
+        OptionSpec {
+            name: "PioneerGuide",
+            kind: Check { default: false },
+        },
     ]
 }
 
