@@ -24,6 +24,9 @@ use cozy_chess::{
     get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves,
 };
 
+/// Longest attack (forecast) that is postponed rather than dropped when a stop is controlled.
+pub const POSTPONE_MAX_FORECAST: u8 = 3;
+
 /// What an attack trajectory is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Goal {
@@ -88,8 +91,11 @@ impl Attack {
     /// dropped — an auxiliary zone, the support trajectories to the controlled squares, comes
     /// first (seed: "play in the main zone should be postponed for play in an auxiliary zone
     /// connected with removing the reason for the rejection").
+    /// Only short attacks (`POSTPONE_MAX_FORECAST`) held up at a single square are postponed.
     pub fn postponable(&self) -> bool {
         !self.rejections.is_empty()
+            && self.forecast() <= POSTPONE_MAX_FORECAST
+            && self.controlled_stops().len() == 1
             && self.rejections.iter().all(|r| {
                 matches!(
                     r,
@@ -130,7 +136,7 @@ impl Attack {
     /// The goal in words: "the a7 pawn", "promotion on h1".
     pub fn goal_words(&self) -> String {
         match self.goal {
-            Goal::Capture { target, piece } => format!("the {} on {target}", piece_name(piece)),
+            Goal::Capture { target, piece } => format!("the {target} {}", piece_name(piece)),
             Goal::Promote { square } => format!("promotion on {square}"),
         }
     }
@@ -434,7 +440,7 @@ mod tests {
         assert_eq!(a.notation(), "R e1–a1×a7");
         assert_eq!(a.forecast(), 3);
         assert_eq!(a.gain, 100);
-        assert_eq!(a.goal_words(), "the pawn on a7");
+        assert_eq!(a.goal_words(), "the a7 pawn");
     }
 
     #[test]

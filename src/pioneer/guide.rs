@@ -4,10 +4,9 @@
 //! their zone moves — are worth trying early and searching fully. At the start of a search the
 //! root position is analysed once; the zone moves of the side to move, and those of the opponent
 //! (found after a pass), are kept as a small list of (from, to) pairs per side. In the first
-//! `GUIDE_PLIES` plies the alpha-beta search then adds a bonus to the history score of a quiet
-//! move on its side's list (`movepick::PLAN_BONUS`) and reduces it by at most one ply as a late
-//! move. (Stronger forms — ordering zone moves right after the counter-move, or no reduction at
-//! all — were measured too; see the README.)
+//! `GUIDE_PLIES` plies the alpha-beta search adds a bonus to the history score of a quiet move on
+//! its side's list (`movepick::PLAN_BONUS`). Exempting zone moves from late-move reductions, or
+//! ordering them right after the counter-move, was measured too and lost (README, PIONEER).
 //!
 //! Design note: the hot path sees only `PlanMoves`, a fixed array of at most `PLAN_MOVES` pairs
 //! with a bitboard of their from-squares as a quick filter, copied into the move-ordering

@@ -15,7 +15,7 @@ use super::counter::{Counter, CounterKind};
 use super::fork::{forks, Fork};
 use super::reject::piece_letter;
 use super::support::{Support, SupportKind};
-use super::zone::{Analysis, Outcome, Verdict, Zone};
+use super::zone::{Analysis, Compensation, Outcome, Verdict, Zone};
 use crate::rules::{Board, Color};
 
 /// How many rejected trajectories the full report lists.
@@ -98,10 +98,12 @@ pub fn support_text(zone: &Zone, s: &Support) -> String {
             .trim_end_matches("=Q")
         ),
     };
+    let n = s.route.forecast();
+    let moves = format!("{n} move{}", if n == 1 { "" } else { "s" });
     let when = match (s.kind, s.in_time) {
         (SupportKind::Clear { .. }, _) => String::new(),
-        (_, true) => format!(", {} moves, in time", s.route.forecast()),
-        (_, false) => format!(", {} moves", s.route.forecast()),
+        (_, true) => format!(", {moves}, in time"),
+        (_, false) => format!(", {moves}"),
     };
     format!("{route} {what}{when}")
 }
@@ -132,18 +134,37 @@ pub fn headline(analysis: &Analysis, board: &Board, index: usize) -> String {
             };
             let mut text = format!("{side}: {} {verb} {aim}", a.notation());
             match nearest_late {
-                Some(c) => text.push_str(&format!(
-                    "; {opp} cannot stop it in time ({})",
-                    with_timing(c)
-                )),
+                Some(c) => {
+                    let verb = match a.goal {
+                        Goal::Capture { .. } => "defend",
+                        Goal::Promote { .. } => "stop it",
+                    };
+                    text.push_str(&format!(
+                        "; {opp} cannot {verb} in time ({})",
+                        with_timing(c)
+                    ))
+                }
                 None => text.push_str(&format!("; {opp} has no counter within reach")),
             }
             match analysis.outcome(board, index) {
-                Outcome::Compensated(j) => text.push_str(&format!(
-                    "; but {opp} gets {} in return",
-                    analysis.zones[j].attack.notation()
-                )),
-                Outcome::Gains | Outcome::NoGain => {}
+                Outcome::Compensated(c) => {
+                    let other = match c {
+                        Compensation::Zone(j) => &analysis.zones[j].attack,
+                        Compensation::Rejected(k) => &analysis.rejected[k],
+                    };
+                    text.push_str(&format!(
+                        "; but {opp}, given the tempo, gets {} in return",
+                        other.notation()
+                    ))
+                }
+                Outcome::Gains => {
+                    if analysis.zones_of(!a.side).next().is_some() {
+                        text.push_str(&format!(
+                            "; {opp}'s other zones are held even with a tempo more"
+                        ))
+                    }
+                }
+                Outcome::NoGain => {}
             }
             text
         }
@@ -314,7 +335,7 @@ mod tests {
         let t = text(DIAGRAM_51, Some(Color::White));
         assert!(
             t.contains(
-                "White: R e1–a1×a7 wins the pawn on a7 in 3 moves; Black cannot stop it in time"
+                "White: R e1–a1×a7 wins the a7 pawn in 3 moves; Black cannot defend in time"
             ),
             "{t}"
         );
@@ -329,9 +350,7 @@ mod tests {
     fn diagram_52_plan_names_the_timely_defence() {
         let t = text(DIAGRAM_52, None);
         assert!(
-            t.contains(
-                "White: B h6–g5×f6 aims at the knight on f6 in 2 moves; Black defends in time"
-            ),
+            t.contains("White: B h6–g5×f6 aims at the f6 knight in 2 moves; Black defends in time"),
             "{t}"
         );
         assert!(

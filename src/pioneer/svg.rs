@@ -16,7 +16,7 @@ use std::fmt::Write;
 
 const CELL: i32 = 60;
 const MARGIN: i32 = 24;
-const LEGEND: i32 = 70;
+const LEGEND: i32 = 86;
 
 /// The role of a drawn trajectory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -216,15 +216,15 @@ pub fn draw(board: &Board, analysis: &Analysis, side: Option<Color>) -> String {
         (Color::White, Role::Attack, "White attack"),
         (Color::White, Role::Support, "White support"),
         (Color::White, Role::Counter, "White counter"),
-        (Color::White, Role::Fork, "fork (two zones)"),
         (Color::Black, Role::Attack, "Black attack"),
         (Color::Black, Role::Support, "Black support"),
         (Color::Black, Role::Counter, "Black counter"),
+        (Color::White, Role::Fork, "fork: one piece, two zones"),
     ];
     for (i, (s, r, name)) in legend.iter().enumerate() {
         let (colour, dash) = style(*s, *r);
-        let x = MARGIN + (i as i32 % 4) * 2 * CELL;
-        let y = size + 14 + (i as i32 / 4) * 26;
+        let x = MARGIN + (i as i32 % 3) * 160;
+        let y = size + 14 + (i as i32 / 3) * 24;
         let dash = if dash.is_empty() {
             String::new()
         } else {
@@ -232,7 +232,7 @@ pub fn draw(board: &Board, analysis: &Analysis, side: Option<Color>) -> String {
         };
         let _ = writeln!(
             out,
-            "<line x1=\"{x}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"{colour}\" stroke-width=\"4\"{dash}/><text x=\"{}\" y=\"{}\" font-size=\"12\">{name}</text>",
+            "<line x1=\"{x}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"{colour}\" stroke-width=\"4\"{dash}/><text x=\"{}\" y=\"{}\" font-size=\"13\">{name}</text>",
             x + 28,
             x + 34,
             y + 4

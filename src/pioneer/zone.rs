@@ -15,7 +15,7 @@
 //! and is *defended* otherwise. A winning zone's material is only counted as won when every
 //! independent zone of the opponent, given one tempo more, is held (`Analysis::outcome`).
 
-use super::attack::{attacks, Attack, Goal, Limits};
+use super::attack::{attacks, escape_squares, Attack, Goal, Limits};
 use super::counter::{counters, Counter};
 use super::support::{supports, Support, SupportKind};
 use crate::rules::{BitBoard, Board, Color};
@@ -197,14 +197,23 @@ pub struct Analysis {
     pub composites: Vec<Composite>,
 }
 
+/// Where the opponent's compensation comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compensation {
+    /// A zone (index into `Analysis::zones`).
+    Zone(usize),
+    /// An attack rejected only because its target could run (index into `Analysis::rejected`).
+    Rejected(usize),
+}
+
 /// What a winning zone finally yields.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// The material is won: every independent zone of the opponent is held even with a tempo
     /// more.
     Gains,
-    /// An independent zone of the opponent (index) wins at least as much with a tempo more.
-    Compensated(usize),
+    /// An independent attack of the opponent wins at least as much with a tempo more.
+    Compensated(Compensation),
     /// The zone does not win statically.
     NoGain,
 }
@@ -264,7 +273,29 @@ impl Analysis {
             }
             let shifted = Zone::form(board, other.attack.clone(), true);
             if shifted.verdict == Verdict::Wins && shifted.attack.gain >= zone.attack.gain {
-                return Outcome::Compensated(j);
+                return Outcome::Compensated(Compensation::Zone(j));
+            }
+        }
+        // An attack refuted only because its target had time to run may come in time with the
+        // extra tempo.
+        let ours = self.composite_of(index).map_or(zone.pieces, |c| c.pieces);
+        for (k, a) in self.rejected.iter().enumerate() {
+            let Goal::Capture { target, .. } = a.goal else {
+                continue;
+            };
+            if a.side == zone.side()
+                || !a.only_escapes()
+                || ours.has(a.root())
+                || ours.has(target)
+                || a.gain < zone.attack.gain
+                || !escape_squares(board, &a.route, target, true).is_empty()
+            {
+                continue;
+            }
+            let mut live = a.clone();
+            live.rejections.clear();
+            if Zone::form(board, live, true).verdict == Verdict::Wins {
+                return Outcome::Compensated(Compensation::Rejected(k));
             }
         }
         Outcome::Gains
@@ -324,6 +355,30 @@ mod tests {
         assert!(c.pieces.has(Square::H8) || c.supports.iter().any(|s| s.piece == Piece::King));
         assert!(c.pieces.has(Square::A6));
         assert_eq!(h.pieces, Square::H5.bitboard());
+    }
+
+    #[test]
+    fn one_tempo_shift_finds_the_compensation() {
+        // White takes the a7 pawn at once; Black's rook would take the bishop h3, which now has
+        // time to run — but given the tempo White spends on a7, it has not.
+        let board = parse_fen("7r/p5k1/8/8/8/7B/8/R5K1 w - - 0 1", false).unwrap();
+        let analysis = Analysis::new(&board, Limits::default());
+        let (i, zone) = find(&analysis, "R a1×a7");
+        assert_eq!(zone.verdict, Verdict::Wins);
+        let k = analysis
+            .rejected
+            .iter()
+            .position(|a| a.notation() == "R h8×h3")
+            .expect("the rook's attack is refuted by the knight's escape");
+        assert_eq!(
+            analysis.outcome(&board, i),
+            Outcome::Compensated(Compensation::Rejected(k))
+        );
+        // Without the bishop White simply wins the pawn.
+        let board = parse_fen("7r/p5k1/8/8/8/8/8/R5K1 w - - 0 1", false).unwrap();
+        let analysis = Analysis::new(&board, Limits::default());
+        let (i, _) = find(&analysis, "R a1×a7");
+        assert_eq!(analysis.outcome(&board, i), Outcome::Gains);
     }
 
     #[test]

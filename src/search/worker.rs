@@ -558,10 +558,6 @@ impl Worker {
                             .clamp(-2 * LMR_HISTORY_DIVISOR, 2 * LMR_HISTORY_DIVISOR)
                             / LMR_HISTORY_DIVISOR;
                     }
-                    if quiet && ctx.plan.contains(mv) {
-                        // A zone move of PIONEER's plans is reduced by at most one ply.
-                        reduction = reduction.min(1);
-                    }
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(
