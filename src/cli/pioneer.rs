@@ -8,8 +8,16 @@ use crate::pioneer::svg::draw;
 use crate::pioneer::zone::Analysis;
 use crate::rules::notation::line_to_numbered_san;
 use crate::rules::{parse_fen, Color, START_FEN};
+use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
+
+/// Prints a line; a closed pipe (`tropa plan | head`) is not an error worth a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
 
 fn parse_side(side: Option<&str>) -> Result<Option<Color>, String> {
     match side.map(str::to_ascii_lowercase).as_deref() {
@@ -37,14 +45,14 @@ pub fn plan(
     let analysis = Analysis::new(&board, Limits::default());
     let elapsed = start.elapsed();
     for line in report_of(&board, &analysis, side) {
-        println!("{line}");
+        say!("{line}");
     }
-    println!("analysed in {:.1} ms", elapsed.as_secs_f64() * 1000.0);
+    say!("analysed in {:.1} ms", elapsed.as_secs_f64() * 1000.0);
     if let Some(path) = svg {
         let picture = draw(&board, &analysis, side);
         crate::util::write_atomically(path, picture.as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        println!("board with trajectories written to {}", path.display());
+        say!("board with trajectories written to {}", path.display());
     }
     Ok(())
 }
@@ -68,7 +76,7 @@ fn plan_bench() -> Result<(), String> {
         }
         runs.sort_by(f64::total_cmp);
         let t = runs[runs.len() / 2];
-        println!(
+        say!(
             "{:2}/{} {:8.2} ms {:3} zones  {fen}",
             i + 1,
             POSITIONS.len(),
@@ -84,7 +92,7 @@ fn plan_bench() -> Result<(), String> {
     let worst = sorted[sorted.len() - 1];
     let mut z = zones.clone();
     z.sort_unstable();
-    println!(
+    say!(
         "plan over {} positions: median {median:.2} ms, worst {worst:.2} ms; zones median {}, max {}",
         times.len(),
         z[z.len() / 2],
@@ -102,16 +110,17 @@ pub fn study(fen: Option<&str>, depth: Option<u32>) -> Result<(), String> {
     let start = Instant::now();
     let study = solve(&board, depth, Limits::default());
     let root = &study.root;
-    println!("zone search, horizon {} plies", root.horizon);
-    println!("verdict: {}", root.verdict);
-    println!("main line: {}", line_to_numbered_san(&board, &root.line));
-    println!(
+    say!("zone search, horizon {} plies", root.horizon);
+    say!("verdict: {}", root.verdict);
+    say!("main line: {}", line_to_numbered_san(&board, &root.line));
+    say!(
         "positions in the tree: {} ({} visits)",
-        root.positions, root.nodes
+        root.positions,
+        root.nodes
     );
-    println!("first moves, each searched with a tree of its own:");
+    say!("first moves, each searched with a tree of its own:");
     for f in &study.first_moves {
-        println!(
+        say!(
             "  {:28} {:10} {:5} positions{}",
             line_to_numbered_san(&board, &f.result.line[..1.min(f.result.line.len())]),
             f.result.verdict.to_string(),
@@ -122,8 +131,8 @@ pub fn study(fen: Option<&str>, depth: Option<u32>) -> Result<(), String> {
                 "  (not a zone move)"
             }
         );
-        println!("      {}", line_to_numbered_san(&board, &f.result.line));
+        say!("      {}", line_to_numbered_san(&board, &f.result.line));
     }
-    println!("time {:.1} ms", start.elapsed().as_secs_f64() * 1000.0);
+    say!("time {:.1} ms", start.elapsed().as_secs_f64() * 1000.0);
     Ok(())
 }

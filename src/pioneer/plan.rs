@@ -158,9 +158,12 @@ pub fn headline(analysis: &Analysis, board: &Board, index: usize) -> String {
                     ))
                 }
                 Outcome::Gains => {
-                    if analysis.zones_of(!a.side).next().is_some() {
+                    if analysis
+                        .zones_of(!a.side)
+                        .any(|(j, _)| analysis.independent(index, j))
+                    {
                         text.push_str(&format!(
-                            "; {opp}'s other zones are held even with a tempo more"
+                            "; {opp}'s independent zones are held even with a tempo more"
                         ))
                     }
                 }
@@ -256,12 +259,13 @@ pub fn report(board: &Board, side: Option<Color>, limits: Limits) -> Vec<String>
 /// The report of an analysis already made.
 pub fn report_of(board: &Board, analysis: &Analysis, side: Option<Color>) -> Vec<String> {
     let mut out = Vec::new();
+    let count = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     out.push(format!(
-        "{} to move. {} zones in {} independent groups; {} trajectories rejected.",
+        "{} to move. {} in {}; {} rejected.",
         side_name(board.side_to_move()),
-        analysis.zones.len(),
-        analysis.composites.len(),
-        analysis.rejected.len()
+        count(analysis.zones.len(), "zone"),
+        count(analysis.composites.len(), "independent group"),
+        count(analysis.rejected.len(), "trajectory").replace("trajectorys", "trajectories")
     ));
     let mut number = 0;
     for (i, zone) in analysis.zones.iter().enumerate() {

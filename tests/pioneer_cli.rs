@@ -1,0 +1,76 @@
+//! `tropa plan` and `tropa study` from the command line: output and bad input.
+
+use std::process::Command;
+
+const RETI: &str = "7K/8/k1P5/7p/8/8/8/8 w - - 0 1";
+
+fn tropa(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tropa"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn plan_names_the_reti_king_route_and_draws_it() {
+    let dir = std::env::temp_dir().join(format!("tropa-plan-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("reti.svg");
+    let (ok, out, err) = tropa(&["plan", "--fen", RETI, "--svg", svg.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("White: K h8–g7–f6–e5 serves two independent zones"),
+        "{out}"
+    );
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.starts_with("<svg") && picture.contains("polyline"));
+    std::fs::remove_dir_all(&dir).unwrap();
+    let (ok, out, _) = tropa(&["plan", "--fen", RETI, "--side", "black"]);
+    assert!(ok);
+    assert!(
+        out.contains("Black: P h5–h4–h3–h2–h1=Q") && !out.contains("White: P c6"),
+        "{out}"
+    );
+}
+
+#[test]
+fn study_prints_verdict_line_and_tree_sizes() {
+    let (ok, out, err) = tropa(&["study", "--fen", RETI]);
+    assert!(ok, "{err}");
+    assert!(out.contains("verdict: draw"), "{out}");
+    assert!(out.contains("main line: 1. Kg7"), "{out}");
+    assert!(out.contains("positions in the tree:"), "{out}");
+    let kg7 = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("1. Kg7 "))
+        .unwrap();
+    assert!(kg7.contains("draw"), "{kg7}");
+    for other in ["1. Kh7 ", "1. Kg8 ", "1. c7 "] {
+        let line = out
+            .lines()
+            .find(|l| l.trim_start().starts_with(other))
+            .unwrap();
+        assert!(line.contains("Black wins"), "{line}");
+    }
+}
+
+#[test]
+fn bad_input_is_a_message_and_a_failure() {
+    for args in [
+        vec!["plan", "--fen", "8/8/8 w - - 0 1"],
+        vec!["plan", "--side", "purple"],
+        vec!["plan", "--fen", RETI, "--svg", "/nonexistent-dir/x/y.svg"],
+        vec!["study", "--fen", "not a fen"],
+        vec!["study", "--fen", RETI, "--depth", "0"],
+    ] {
+        let (ok, _, err) = tropa(&args);
+        assert!(!ok, "{args:?}");
+        assert!(err.starts_with("tropa: "), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
