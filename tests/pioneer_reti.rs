@@ -35,7 +35,7 @@ fn full_search_after(fen: &str, first: &str, depth: i32) -> i32 {
 fn zone_search_solves_reti_and_the_full_search_agrees() {
     let fen = reti_fen();
     let board = parse_fen(&fen, false).unwrap();
-    let study = solve(&board, None, Limits::default());
+    let study = solve(&board, None, Limits::default(), false);
     let line = line_to_numbered_san(&board, &study.root.line);
     assert!(line.starts_with("1. Kg7"), "{line}");
     assert_eq!(study.root.verdict, Verdict::Draw, "{line}");

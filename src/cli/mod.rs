@@ -110,6 +110,9 @@ pub enum Command {
         /// Search horizon in plies (default: from the zones' timing).
         #[arg(long)]
         depth: Option<u32>,
+        /// Also print the searched tree.
+        #[arg(long)]
+        tree: bool,
     },
     /// Fit the evaluation weights to labelled positions (Texel method).
     Tune {
@@ -188,7 +191,7 @@ pub fn main() -> i32 {
             svg,
             bench,
         }) => pioneer::plan(fen.as_deref(), side.as_deref(), svg.as_deref(), bench),
-        Some(Command::Study { fen, depth }) => pioneer::study(fen.as_deref(), depth),
+        Some(Command::Study { fen, depth, tree }) => pioneer::study(fen.as_deref(), depth, tree),
         Some(Command::Tune {
             data,
             epochs,

@@ -102,13 +102,13 @@ fn plan_bench() -> Result<(), String> {
 }
 
 /// `tropa study`: the zone search, its verdict, main line and tree size, then every first move.
-pub fn study(fen: Option<&str>, depth: Option<u32>) -> Result<(), String> {
+pub fn study(fen: Option<&str>, depth: Option<u32>, tree: bool) -> Result<(), String> {
     let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
     if depth.is_some_and(|d| d == 0 || d > 40) {
         return Err("--depth must be between 1 and 40 plies".into());
     }
     let start = Instant::now();
-    let study = solve(&board, depth, Limits::default());
+    let study = solve(&board, depth, Limits::default(), tree);
     let root = &study.root;
     say!("zone search, horizon {} plies", root.horizon);
     say!("verdict: {}", root.verdict);
@@ -118,6 +118,12 @@ pub fn study(fen: Option<&str>, depth: Option<u32>) -> Result<(), String> {
         root.positions,
         root.nodes
     );
+    if tree {
+        say!("the tree (each move with its value for the side that made it):");
+        for t in &study.tree {
+            say!("  {}{} {:+}", "  ".repeat(t.ply as usize), t.san, t.value);
+        }
+    }
     say!("first moves, each searched with a tree of its own:");
     for f in &study.first_moves {
         say!(

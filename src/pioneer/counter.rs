@@ -127,7 +127,8 @@ fn attacked_by(board: &Board, square: Square, side: Color) -> bool {
 }
 
 /// The best route of the piece on `from` to any of `squares` within `limit` moves (forecast),
-/// kings avoiding squares the other side attacks.
+/// kings avoiding squares the other side attacks. Its `first_steps` gather the first moves of
+/// every equally fast route, whichever square of `squares` it ends on.
 fn best_route(board: &Board, from: Square, squares: BitBoard, limit: u8) -> Option<Route> {
     let piece = board.piece_on(from)?;
     let color = board.color_on(from)?;
@@ -150,11 +151,10 @@ fn best_route(board: &Board, from: Square, squares: BitBoard, limit: u8) -> Opti
         if !route.passable() || route.forecast() > limit {
             continue;
         }
-        if best
-            .as_ref()
-            .is_none_or(|b| route.forecast() < b.forecast())
-        {
-            best = Some(route);
+        match best.as_mut() {
+            Some(b) if route.forecast() == b.forecast() => b.first_steps |= route.first_steps,
+            Some(b) if route.forecast() > b.forecast() => {}
+            _ => best = Some(route),
         }
     }
     best

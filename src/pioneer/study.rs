@@ -350,15 +350,22 @@ pub struct Study {
     pub root: SearchResult,
     /// Every legal first move searched on its own, with its own tree.
     pub first_moves: Vec<FirstMove>,
+    /// The root search's tree, move by move, when asked for.
+    pub tree: Vec<TraceLine>,
 }
 
 /// Solves `board`: the zone search from it, then every legal first move on its own (zone moves
 /// of the start position first), each with a fresh tree. `horizon` defaults to the zones' own.
-pub fn solve(board: &Board, horizon: Option<u32>, limits: Limits) -> Study {
+pub fn solve(board: &Board, horizon: Option<u32>, limits: Limits, trace: bool) -> Study {
     let horizon = horizon
         .unwrap_or_else(|| ZoneSearch::horizon(board, limits))
         .max(1);
-    let root = ZoneSearch::new(limits).run(board, horizon);
+    let mut search = ZoneSearch::new(limits);
+    if trace {
+        search.trace = Some(Vec::new());
+    }
+    let root = search.run(board, horizon);
+    let tree = search.trace.take().unwrap_or_default();
     let analysis = Analysis::new(board, limits);
     let zone: Vec<Move> = zone_moves(board, &analysis, horizon.div_ceil(2) as u8)
         .iter()
@@ -380,7 +387,11 @@ pub fn solve(board: &Board, horizon: Option<u32>, limits: Limits) -> Study {
             result,
         });
     }
-    Study { root, first_moves }
+    Study {
+        root,
+        first_moves,
+        tree,
+    }
 }
 
 #[cfg(test)]
@@ -412,7 +423,7 @@ mod tests {
     #[test]
     fn reti_zone_search_finds_kg7_and_the_draw() {
         let board = parse_fen(RETI, false).unwrap();
-        let study = solve(&board, None, Limits::default());
+        let study = solve(&board, None, Limits::default(), false);
         let text = line_to_numbered_san(&board, &study.root.line);
         assert!(text.starts_with("1. Kg7"), "{text}");
         assert_eq!(study.root.verdict, Verdict::Draw, "{text}");
