@@ -60,6 +60,21 @@ fn study_prints_verdict_line_and_tree_sizes() {
 }
 
 #[test]
+fn study_stops_at_the_position_limit_and_says_so() {
+    let (ok, out, err) = tropa(&["study", "--fen", RETI, "--max-positions", "3"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("verdict: draw  (stopped at the position limit: not proven)"),
+        "{out}"
+    );
+    assert!(out.contains("positions in the tree: 3 "), "{out}");
+    assert!(
+        out.contains("(not searched: the study's position budget is spent)"),
+        "{out}"
+    );
+}
+
+#[test]
 fn bad_input_is_a_message_and_a_failure() {
     for args in [
         vec!["plan", "--fen", "8/8/8 w - - 0 1"],
@@ -67,6 +82,7 @@ fn bad_input_is_a_message_and_a_failure() {
         vec!["plan", "--fen", RETI, "--svg", "/nonexistent-dir/x/y.svg"],
         vec!["study", "--fen", "not a fen"],
         vec!["study", "--fen", RETI, "--depth", "0"],
+        vec!["study", "--fen", RETI, "--max-positions", "0"],
     ] {
         let (ok, _, err) = tropa(&args);
         assert!(!ok, "{args:?}");

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 use tropa::pioneer::attack::Limits;
-use tropa::pioneer::study::{solve, Verdict};
+use tropa::pioneer::study::{solve, Verdict, MAX_POSITIONS};
 use tropa::rules::notation::{line_to_numbered_san, move_to_uci};
 use tropa::rules::{parse_fen, Game};
 use tropa::search::{Engine, Limits as SearchLimits, SearchControl, Silent};
@@ -35,15 +35,17 @@ fn full_search_after(fen: &str, first: &str, depth: i32) -> i32 {
 fn zone_search_solves_reti_and_the_full_search_agrees() {
     let fen = reti_fen();
     let board = parse_fen(&fen, false).unwrap();
-    let study = solve(&board, None, Limits::default(), false);
+    let study = solve(&board, None, Limits::default(), false, MAX_POSITIONS);
     let line = line_to_numbered_san(&board, &study.root.line);
     assert!(line.starts_with("1. Kg7"), "{line}");
     assert_eq!(study.root.verdict, Verdict::Draw, "{line}");
+    assert!(study.root.complete);
     assert_eq!(study.first_moves.len(), 4);
     for f in &study.first_moves {
         let uci = move_to_uci(&board, f.mv, false);
         // Black's view after White's first move: about equal after Kg7, a queen up otherwise.
         let black = full_search_after(&fen, &uci, 20);
+        assert!(f.result.complete);
         if uci == "h8g7" {
             assert_eq!(f.result.verdict, Verdict::Draw);
             assert!(f.result.positions <= 54, "{} positions", f.result.positions);

@@ -113,6 +113,9 @@ pub enum Command {
         /// Also print the searched tree.
         #[arg(long)]
         tree: bool,
+        /// Stop a tree at this many positions (its verdict is then not proven).
+        #[arg(long, default_value_t = crate::pioneer::study::MAX_POSITIONS)]
+        max_positions: usize,
     },
     /// Fit the evaluation weights to labelled positions (Texel method).
     Tune {
@@ -191,7 +194,12 @@ pub fn main() -> i32 {
             svg,
             bench,
         }) => pioneer::plan(fen.as_deref(), side.as_deref(), svg.as_deref(), bench),
-        Some(Command::Study { fen, depth, tree }) => pioneer::study(fen.as_deref(), depth, tree),
+        Some(Command::Study {
+            fen,
+            depth,
+            tree,
+            max_positions,
+        }) => pioneer::study(fen.as_deref(), depth, tree, max_positions),
         Some(Command::Tune {
             data,
             epochs,

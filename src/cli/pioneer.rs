@@ -102,16 +102,33 @@ fn plan_bench() -> Result<(), String> {
 }
 
 /// `tropa study`: the zone search, its verdict, main line and tree size, then every first move.
-pub fn study(fen: Option<&str>, depth: Option<u32>, tree: bool) -> Result<(), String> {
+pub fn study(
+    fen: Option<&str>,
+    depth: Option<u32>,
+    tree: bool,
+    max_positions: usize,
+) -> Result<(), String> {
     let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
     if depth.is_some_and(|d| d == 0 || d > 40) {
         return Err("--depth must be between 1 and 40 plies".into());
     }
     let start = Instant::now();
-    let study = solve(&board, depth, Limits::default(), tree);
+    if max_positions == 0 {
+        return Err("--max-positions must be at least 1".into());
+    }
+    let study = solve(&board, depth, Limits::default(), tree, max_positions);
+    let unfinished = |r: &crate::pioneer::study::SearchResult| {
+        if r.complete {
+            String::new()
+        } else if r.positions == 0 {
+            "  (not searched: the study's position budget is spent)".to_string()
+        } else {
+            "  (stopped at the position limit: not proven)".to_string()
+        }
+    };
     let root = &study.root;
     say!("zone search, horizon {} plies", root.horizon);
-    say!("verdict: {}", root.verdict);
+    say!("verdict: {}{}", root.verdict, unfinished(root));
     say!("main line: {}", line_to_numbered_san(&board, &root.line));
     say!(
         "positions in the tree: {} ({} visits)",
@@ -126,18 +143,26 @@ pub fn study(fen: Option<&str>, depth: Option<u32>, tree: bool) -> Result<(), St
     }
     say!("first moves, each searched with a tree of its own:");
     for f in &study.first_moves {
+        let verdict = if f.result.positions == 0 {
+            "—".to_string()
+        } else {
+            f.result.verdict.to_string()
+        };
         say!(
-            "  {:28} {:10} {:5} positions{}",
-            line_to_numbered_san(&board, &f.result.line[..1.min(f.result.line.len())]),
-            f.result.verdict.to_string(),
+            "  {:28} {:10} {:5} positions{}{}",
+            line_to_numbered_san(&board, &[f.mv]),
+            verdict,
             f.result.positions,
             if f.zone_move {
                 ""
             } else {
                 "  (not a zone move)"
-            }
+            },
+            unfinished(&f.result)
         );
-        say!("      {}", line_to_numbered_san(&board, &f.result.line));
+        if !f.result.line.is_empty() {
+            say!("      {}", line_to_numbered_san(&board, &f.result.line));
+        }
     }
     say!("time {:.1} ms", start.elapsed().as_secs_f64() * 1000.0);
     Ok(())

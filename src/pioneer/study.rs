@@ -16,7 +16,9 @@
 //! `WIN` ahead, otherwise a draw. The search is made with the window (−WIN, +WIN): it only has to
 //! tell the three verdicts apart, which keeps the tree small. A transposition table keyed by the
 //! position (with the plies left) avoids searching a position twice; `positions` counts the
-//! distinct positions the tree holds.
+//! distinct positions the tree holds. A tree stops at a limit of distinct positions
+//! (`MAX_POSITIONS` unless asked otherwise) so that the search always ends, even where the zones
+//! admit many moves; such a result is marked incomplete and proves nothing.
 
 use super::attack::{Goal, Limits};
 use super::moves::zone_moves;
@@ -32,6 +34,11 @@ pub const WIN: i32 = 300;
 pub const MATE: i32 = 30_000;
 /// Longest horizon the automatic choice takes.
 pub const MAX_HORIZON: u32 = 15;
+/// Default limit on the positions of one tree; a search that reaches it stops unfinished.
+pub const MAX_POSITIONS: usize = 2_000;
+/// All the trees of a study together hold at most this many times `max_positions`; first moves
+/// left when it is spent are not searched.
+pub const STUDY_BUDGET: usize = 4;
 
 /// The outcome of a zone search, from White's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,6 +89,8 @@ pub struct SearchResult {
     pub nodes: u64,
     /// Horizon in plies.
     pub horizon: u32,
+    /// Did the search finish within its position limit (otherwise nothing is proven)?
+    pub complete: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -163,6 +172,8 @@ pub struct ZoneSearch {
     positions: HashSet<u64>,
     nodes: u64,
     keys: Vec<u64>,
+    max_positions: usize,
+    aborted: bool,
 }
 
 impl ZoneSearch {
@@ -175,7 +186,15 @@ impl ZoneSearch {
             positions: HashSet::new(),
             nodes: 0,
             keys: Vec::new(),
+            max_positions: MAX_POSITIONS,
+            aborted: false,
         }
+    }
+
+    /// Sets the limit on distinct positions; reaching it stops the search unfinished.
+    pub fn with_max_positions(mut self, max: usize) -> Self {
+        self.max_positions = max.max(1);
+        self
     }
 
     /// The horizon the zones of `board` call for: twice the longest forecast of a live attack,
@@ -209,6 +228,7 @@ impl ZoneSearch {
             positions: self.positions.len(),
             nodes: self.nodes,
             horizon,
+            complete: !self.aborted,
         }
     }
 
@@ -242,8 +262,16 @@ impl ZoneSearch {
     }
 
     fn negamax(&mut self, board: &Board, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+        if self.aborted {
+            return 0;
+        }
+        let hash = board.hash();
+        if !self.positions.contains(&hash) && self.positions.len() >= self.max_positions {
+            self.aborted = true;
+            return 0;
+        }
         self.nodes += 1;
-        self.positions.insert(board.hash());
+        self.positions.insert(hash);
         let legal = legal_moves(board);
         if legal.is_empty() {
             return if board.checkers().is_empty() {
@@ -302,6 +330,9 @@ impl ZoneSearch {
                 t[i].value = value;
             }
             self.keys.pop();
+            if self.aborted {
+                return 0;
+            }
             if value > best {
                 best = value;
                 best_move = Some(zm.mv);
@@ -355,12 +386,20 @@ pub struct Study {
 }
 
 /// Solves `board`: the zone search from it, then every legal first move on its own (zone moves
-/// of the start position first), each with a fresh tree. `horizon` defaults to the zones' own.
-pub fn solve(board: &Board, horizon: Option<u32>, limits: Limits, trace: bool) -> Study {
+/// of the start position first), each with a fresh tree of at most `max_positions` positions,
+/// all trees together at most `STUDY_BUDGET` times that (later first moves are then left
+/// unsearched: `positions == 0`, not complete). `horizon` defaults to the zones' own.
+pub fn solve(
+    board: &Board,
+    horizon: Option<u32>,
+    limits: Limits,
+    trace: bool,
+    max_positions: usize,
+) -> Study {
     let horizon = horizon
         .unwrap_or_else(|| ZoneSearch::horizon(board, limits))
         .max(1);
-    let mut search = ZoneSearch::new(limits);
+    let mut search = ZoneSearch::new(limits).with_max_positions(max_positions);
     if trace {
         search.trace = Some(Vec::new());
     }
@@ -374,12 +413,26 @@ pub fn solve(board: &Board, horizon: Option<u32>, limits: Limits, trace: bool) -
     let mut first_moves = Vec::new();
     let mut all = legal_moves(board);
     all.sort_by_key(|m| zone.iter().position(|z| z == m).unwrap_or(usize::MAX));
+    let mut budget = (STUDY_BUDGET * max_positions).saturating_sub(root.positions);
     for mv in all {
         let mut child = board.clone();
         child.play_unchecked(mv);
-        let mut search = ZoneSearch::new(limits);
-        search.keys.push(repetition_key(board));
-        let mut result = search.run(&child, horizon - 1);
+        let mut result = if budget == 0 {
+            SearchResult {
+                value: 0,
+                verdict: Verdict::Draw,
+                line: Vec::new(),
+                positions: 0,
+                nodes: 0,
+                horizon: horizon - 1,
+                complete: false,
+            }
+        } else {
+            let mut search = ZoneSearch::new(limits).with_max_positions(max_positions.min(budget));
+            search.keys.push(repetition_key(board));
+            search.run(&child, horizon - 1)
+        };
+        budget = budget.saturating_sub(result.positions);
         result.line.insert(0, mv);
         first_moves.push(FirstMove {
             mv,
@@ -400,6 +453,17 @@ mod tests {
     use crate::pioneer::examples::RETI;
     use crate::rules::notation::line_to_numbered_san;
     use crate::rules::parse_fen;
+
+    #[test]
+    fn a_search_over_its_position_limit_stops_unfinished() {
+        let board = parse_fen(RETI, false).unwrap();
+        let mut search = ZoneSearch::new(Limits::default()).with_max_positions(5);
+        let r = search.run(&board, 9);
+        assert!(!r.complete);
+        assert_eq!(r.positions, 5);
+        let r = ZoneSearch::new(Limits::default()).run(&board, 9);
+        assert!(r.complete);
+    }
 
     #[test]
     fn verdict_thresholds() {
@@ -423,7 +487,7 @@ mod tests {
     #[test]
     fn reti_zone_search_finds_kg7_and_the_draw() {
         let board = parse_fen(RETI, false).unwrap();
-        let study = solve(&board, None, Limits::default(), false);
+        let study = solve(&board, None, Limits::default(), false, MAX_POSITIONS);
         let text = line_to_numbered_san(&board, &study.root.line);
         assert!(text.starts_with("1. Kg7"), "{text}");
         assert_eq!(study.root.verdict, Verdict::Draw, "{text}");
