@@ -15,6 +15,7 @@ use crate::rules::{Board, Game, Move};
 use crate::search::{Engine, Progress, Reporter, ScoreBound, SearchControl};
 use options::{declared, parse_setoption, spin_default, OptionSpec, OptionValue};
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -61,6 +62,9 @@ pub enum Flow {
 struct RunningSearch {
     control: Arc<SearchControl>,
     handle: JoinHandle<()>,
+    /// Set by the search thread just before it writes its `bestmove`: from then on the search
+    /// is over for the GUI, which may send the next `go` before the thread has exited.
+    answered: Arc<AtomicBool>,
 }
 
 /// Protocol state.
@@ -220,6 +224,15 @@ impl Uci {
     }
 
     fn go(&mut self, args: &str) {
+        // A search whose bestmove is out is finished as far as the GUI knows, even if its
+        // thread has not exited yet: wait for that instead of refusing the new `go`.
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.answered.load(Ordering::Acquire))
+        {
+            self.finish_search();
+        }
         if self.search.is_some() {
             return self.out.error("already searching; send stop first");
         }
@@ -236,6 +249,8 @@ impl Uci {
         let out = self.out.clone();
         let chess960 = self.chess960;
         let thread_control = Arc::clone(&control);
+        let answered = Arc::new(AtomicBool::new(false));
+        let thread_answered = Arc::clone(&answered);
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
@@ -271,10 +286,17 @@ impl Uci {
                     }
                     None => "bestmove 0000".to_string(),
                 };
+                thread_answered.store(true, Ordering::Release);
                 out.line(&text);
             });
         match spawned {
-            Ok(handle) => self.search = Some(RunningSearch { control, handle }),
+            Ok(handle) => {
+                self.search = Some(RunningSearch {
+                    control,
+                    handle,
+                    answered,
+                })
+            }
             Err(e) => self
                 .out
                 .error(&format!("cannot start the search thread: {e}")),
@@ -411,6 +433,51 @@ mod tests {
         let best = out.lines().find(|l| l.starts_with("bestmove")).unwrap();
         let mv = best.split_whitespace().nth(1).unwrap();
         assert!(mv.ends_with('6') || mv.ends_with('5'), "{best}");
+    }
+
+    /// A writer that stalls for a while after each `bestmove`, as a busy machine may stall the
+    /// search thread between writing its answer and exiting.
+    #[derive(Clone, Default)]
+    struct SlowAfterBestmove(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for SlowAfterBestmove {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            let text = String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned();
+            if text
+                .lines()
+                .last()
+                .is_some_and(|l| l.starts_with("bestmove"))
+            {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+            Ok(())
+        }
+    }
+
+    /// Regression: a `go` sent right after the previous `bestmove`, while the search thread had
+    /// not yet exited, was refused ("already searching") and the GUI waited forever.
+    #[test]
+    fn go_right_after_bestmove_is_accepted() {
+        let capture = SlowAfterBestmove::default();
+        let mut uci = Uci::new(Output::to(capture.clone()));
+        let text = || String::from_utf8_lossy(&capture.0.lock().unwrap()).into_owned();
+        uci.handle("go depth 1");
+        let start = std::time::Instant::now();
+        while !text().contains("bestmove") {
+            assert!(start.elapsed().as_secs() < 10, "no bestmove");
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        // The search thread is now stalled after writing its bestmove.
+        uci.handle("position startpos moves e2e4");
+        uci.handle("go depth 1");
+        uci.handle("quit");
+        let out = text();
+        assert!(!out.contains("error"), "{out}");
+        assert_eq!(out.matches("bestmove").count(), 2, "{out}");
     }
 
     #[test]
