@@ -67,35 +67,78 @@ class LoadSampler:
                 f"on {os.cpu_count()} cores")
 
 
+STATS = re.compile(r"games (\d+)\s+W (\d+)\s+D (\d+)\s+L (\d+).*forfeits\(time\) A (\d+) B (\d+)\s+"
+                   r"failures A (\d+) B (\d+)")
+
+
+def parse_stats(line):
+    """Counts and min clocks from a match.py progress or FINAL line."""
+    m = STATS.search(line)
+    if m is None:
+        return None
+    keys = ("games", "w", "d", "l", "time_a", "time_b", "fail_a", "fail_b")
+    out = dict(zip(keys, map(int, m.groups())))
+    clocks = dict(re.findall(r"(\S+) (-?[\d.]+)s", line.split("min-clock", 1)[1])) if "min-clock" in line else {}
+    out["min_a"] = min((float(v) for k, v in clocks.items() if k.startswith(args_a_name)), default=float("inf"))
+    return out
+
+
+args_a_name = "tropa"
+
+
 def run_match(args, tc, games, label):
-    """One match.py run; returns its FINAL line."""
-    cmd = [sys.executable, args.match, "--a", args.engine, "--b", args.ref, "--tc", tc,
-           "--games", str(games), "--openings", args.openings, "--concurrency", str(args.concurrency),
-           "--shuffle", "--seed", str(args.seed), "--quiet"]
-    for opt in args.engine_opt:
-        cmd += ["--a-opt", opt]
-    for opt in args.ref_opt:
-        cmd += ["--b-opt", opt]
-    if args.pgn:
-        cmd += ["--pgn", f"{args.pgn}.{label}.pgn"]
-    print(f"# {label}: {shlex.join(cmd)}", flush=True)
+    """match.py in chunks of --chunk games (each with its own seed and a time limit, so that a
+    hung reference engine costs one chunk, not the run); returns Tropa's forfeits + failures."""
+    total = {"games": 0, "w": 0, "d": 0, "l": 0, "time_a": 0, "time_b": 0, "fail_a": 0,
+             "fail_b": 0, "min_a": float("inf")}
+    hung = 0
+    base, _, inc = tc.partition("+")
+    per_game_limit = 2 * (float(base) + 400 * float(inc or 0)) + 30
     with LoadSampler() as load:
         t0 = time.monotonic()
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+        chunk_no = 0
+        while total["games"] < games:
+            n = min(args.chunk, games - total["games"])
+            cmd = [sys.executable, args.match, "--a", args.engine, "--a-name", args_a_name,
+                   "--b", args.ref, "--b-name", "reference", "--tc", tc, "--games", str(n),
+                   "--openings", args.openings, "--concurrency", str(args.concurrency), "--shuffle",
+                   "--seed", str(args.seed + chunk_no)]
+            for opt in args.engine_opt:
+                cmd += ["--a-opt", opt]
+            for opt in args.ref_opt:
+                cmd += ["--b-opt", opt]
+            if args.pgn:
+                cmd += ["--pgn", f"{args.pgn}.{label}.{chunk_no}.pgn"]
+            if chunk_no == 0:
+                print(f"# {label}: {shlex.join(cmd)}  (seed +1 per chunk)", flush=True)
+            limit = per_game_limit * n / args.concurrency + 60
+            try:
+                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=limit)
+                stdout, stderr = proc.stdout, proc.stderr
+            except subprocess.TimeoutExpired as exc:
+                hung += 1
+                stdout = exc.stdout.decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
+                stderr = exc.stderr.decode() if isinstance(exc.stderr, bytes) else (exc.stderr or "")
+                print(f"# {label} chunk {chunk_no}: no result after {limit:.0f}s (a hung engine); "
+                      f"counting the games it finished", flush=True)
+            lines = [l for l in stdout.splitlines() if parse_stats(l)]
+            for line in stderr.splitlines():
+                print(f"#   {line}", flush=True)
+            chunk_no += 1
+            if not lines:
+                if hung and chunk_no > games // max(args.chunk, 1) + 5:
+                    break
+                continue
+            st = parse_stats(lines[-1])
+            for k in total:
+                total[k] = min(total[k], st[k]) if k == "min_a" else total[k] + st[k]
+            print(f"#   {label} chunk {chunk_no - 1}: {lines[-1]}", flush=True)
         wall = time.monotonic() - t0
-    final = next((l for l in proc.stdout.splitlines() if l.startswith("FINAL")), None)
-    if final is None:
-        raise SystemExit(f"match.py failed ({proc.returncode}): {proc.stderr[-2000:]}")
-    for line in proc.stderr.splitlines():
-        print(f"#   {line}")
-    m = re.search(r"forfeits\(time\) A (\d+) B (\d+)\s+failures A (\d+) B (\d+)", final)
-    clocks = dict(re.findall(r"(\S+) (-?[\d.]+)s", final.split("min-clock", 1)[-1]))
-    print(f"{label}: tc {tc}  games {games}  Tropa time forfeits {m.group(1)}  "
-          f"Tropa failures {m.group(3)}  reference forfeits {m.group(2)}  "
-          f"Tropa min clock {min((float(v) for k, v in clocks.items() if 'tropa' in k.lower()), default=float('nan')):.3f}s  "
-          f"wall {wall:.0f}s  {load.summary()}", flush=True)
-    print(f"  {final}", flush=True)
-    return int(m.group(1))
+    print(f"{label}: tc {tc}  games {total['games']}  W {total['w']} D {total['d']} L {total['l']}  "
+          f"Tropa time forfeits {total['time_a']}  Tropa failures {total['fail_a']}  "
+          f"reference forfeits {total['time_b']} failures {total['fail_b']}  hung chunks {hung}  "
+          f"Tropa min clock {total['min_a']:.3f}s  wall {wall:.0f}s  {load.summary()}", flush=True)
+    return total["time_a"] + total["fail_a"]
 
 
 def play_movestogo_game(engines, fen, moves_per_control, control_seconds, margin, stats, lock):
@@ -205,6 +248,7 @@ def main():
     ap.add_argument("--mtg", default="40/1", help="MOVES/SECONDS, repeating")
     ap.add_argument("--margin", type=float, default=0.05, help="seconds a clock may dip below 0 (as match.py)")
     ap.add_argument("--concurrency", type=int, default=1)
+    ap.add_argument("--chunk", type=int, default=100, help="games per match.py run")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--openings", default=OPENINGS)
     ap.add_argument("--match", default=MATCH)
