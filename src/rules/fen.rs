@@ -58,7 +58,12 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<Board, FenError> {
     }
     check_placement(fen, fields[0])?;
     let castling = castling_field(fen, fields[0], fields[1], fields[2], chess960)?;
-    let halfmove = fields.get(4).copied().unwrap_or("0");
+    // A clock past 100 half-moves (a game that went on without a draw claim) is legal in a
+    // FEN; it means the same as 100 to the 50-move rule, and `cozy-chess` stores at most that.
+    let halfmove = match fields.get(4).copied().unwrap_or("0") {
+        h if h.parse::<u64>().is_ok_and(|n| n > 100) => "100",
+        h => h,
+    };
     let fullmove = fields.get(5).copied().unwrap_or("1");
     let normalised = format!(
         "{} {} {} {} {} {}",
@@ -132,6 +137,15 @@ fn castling_field(
         let file =
             match c.to_ascii_lowercase() {
                 'k' | 'q' if !chess960 => {
+                    // Standard chess: the king must still be on the e-file (read as Chess960,
+                    // a king on f1 with rights would castle, to g1 or c1).
+                    if king != Some(4) {
+                        let square = if color == Color::White { "e1" } else { "e8" };
+                        return Err(error(
+                            fen,
+                            format!("castling right '{c}' but the king is not on {square}"),
+                        ));
+                    }
                     if c.eq_ignore_ascii_case(&'k') {
                         7
                     } else {
@@ -260,6 +274,11 @@ mod tests {
         )
         .unwrap();
         assert_eq!(shredder.hash(), xfen.hash());
+        // Regression: a half-move clock past 100 was rejected, so the GUI's position was lost.
+        let late = parse_fen("4k3/8/8/8/8/8/8/4K2R w K - 150 200", false).unwrap();
+        assert_eq!(late.halfmove_clock(), 100);
+        // The king off e1 without rights is fine; Black keeps its rights.
+        assert!(parse_fen("r3k2r/8/8/8/8/8/8/R4K1R w kq - 0 1", false).is_ok());
     }
 
     #[test]
@@ -294,8 +313,15 @@ mod tests {
             ),
             ("4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1", "check"),
             ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", "castling"),
+            // Regression: accepted (as Chess960 castling) in standard chess.
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1KNR w KQkq - 0 1",
+                "king is not on e1",
+            ),
+            ("r4k1r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "king is not on e8"),
             ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", "en-passant"),
-            ("4k3/8/8/8/8/8/8/4K3 w - - 200 1", "halfmove"),
+            ("4k3/8/8/8/8/8/8/4K3 w - - x 1", "halfmove"),
+            ("4k3/8/8/8/8/8/8/4K3 w - - -1 1", "halfmove"),
             ("4k3/8/8/8/8/8/8/4K3 w - - 0 0", "fullmove"),
             ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", "fields"),
         ];

@@ -151,6 +151,8 @@ pub struct SearchResult {
 pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
+    /// A `ponderhit` has arrived (possibly before the search thread started).
+    hit: AtomicBool,
     time: Mutex<TimeManager>,
 }
 
@@ -160,6 +162,7 @@ impl SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
+            hit: AtomicBool::new(false),
             time: Mutex::new(TimeManager::unlimited(Instant::now())),
         }
     }
@@ -177,9 +180,11 @@ impl SearchControl {
     /// The opponent played the expected move: the ponder search becomes a normal one and our
     /// clock starts now.
     pub fn ponderhit(&self) {
-        if let Ok(mut tm) = self.time.lock() {
-            tm.restart(Instant::now());
-        }
+        // Under the time lock, so that a search starting at the same moment either sees the
+        // hit or has its clock restarted here.
+        let mut tm = self.time.lock().unwrap_or_else(|e| e.into_inner());
+        tm.restart(Instant::now());
+        self.hit.store(true, Ordering::Relaxed);
         self.pondering.store(false, Ordering::Relaxed);
     }
 
@@ -296,8 +301,14 @@ impl Engine {
         } else {
             TimeManager::unlimited(start)
         };
-        *control.time.lock().unwrap_or_else(|e| e.into_inner()) = tm;
-        control.pondering.store(limits.ponder, Ordering::Relaxed);
+        {
+            // A `ponderhit` that came before this thread got here must not be lost (the search
+            // would then ponder forever): the ponder phase starts only if none has come.
+            let mut time = control.time.lock().unwrap_or_else(|e| e.into_inner());
+            *time = tm;
+            let ponder = limits.ponder && !control.hit.load(Ordering::Relaxed);
+            control.pondering.store(ponder, Ordering::Relaxed);
+        }
         self.tt.new_search();
         for n in &self.node_counts {
             n.store(0, Ordering::Relaxed);
@@ -421,6 +432,9 @@ fn iterate(
             if worker.stopped() {
                 break;
             }
+            // A later line can score above an earlier one (search instability between the
+            // separate searches): keep the lines found so far ordered, best first.
+            worker.root_moves[..=pv_index].sort_by_key(|r| std::cmp::Reverse(r.score));
         }
         if worker.stopped() {
             break;
@@ -547,6 +561,89 @@ mod tests {
             5,
         );
         assert_eq!(r.best.unwrap().to_string(), "f3h4");
+    }
+
+    /// Regression: a `ponderhit` that arrived before the search thread had started was
+    /// overwritten, and the search pondered on forever (seen with python-chess's ponder cycle).
+    #[test]
+    fn early_ponderhit_is_not_lost() {
+        let game = Game::from_uci(None, &["e2e4"], false).unwrap();
+        let control = std::sync::Arc::new(SearchControl::new());
+        control.ponderhit();
+        let limits = Limits {
+            ponder: true,
+            clock: Some(Clock {
+                time: 300,
+                increment: 0,
+                moves_to_go: None,
+            }),
+            ..Default::default()
+        };
+        let (done, wait) = std::sync::mpsc::channel();
+        let thread_control = std::sync::Arc::clone(&control);
+        let handle = std::thread::spawn(move || {
+            let mut engine = Engine::new(8, 1);
+            let r = engine.search(&game, &limits, &thread_control, &mut Silent);
+            let _ = done.send(r.best);
+        });
+        let best = wait.recv_timeout(std::time::Duration::from_secs(5));
+        control.stop();
+        handle.join().unwrap();
+        assert!(
+            best.is_ok_and(|b| b.is_some()),
+            "search did not end after ponderhit"
+        );
+    }
+
+    struct Collect(Vec<Progress>);
+
+    impl Reporter for Collect {
+        fn progress(&mut self, p: &Progress) {
+            self.0.push(p.clone());
+        }
+    }
+
+    /// Regression: with MultiPV a later line could be reported with a higher score than an
+    /// earlier one (seen: 21, 18, 8, 21); the lines of an iteration are now ordered.
+    #[test]
+    fn multipv_lines_are_ordered_and_distinct() {
+        for fen in [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            crate::rules::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ] {
+            let game = Game::from_uci(Some(fen), &[], false).unwrap();
+            let mut engine = Engine::new(8, 1);
+            engine.options.multipv = 4;
+            let mut collect = Collect(Vec::new());
+            let limits = Limits {
+                depth: Some(7),
+                ..Default::default()
+            };
+            engine.search(&game, &limits, &SearchControl::new(), &mut collect);
+            for depth in 1..=7 {
+                let lines: Vec<&Progress> = collect
+                    .0
+                    .iter()
+                    .filter(|p| p.depth == depth && p.bound == ScoreBound::Exact)
+                    .collect();
+                let order: Vec<usize> = lines.iter().map(|p| p.multipv).collect();
+                assert_eq!(order, [1, 2, 3, 4], "{fen} depth {depth}");
+                let scores: Vec<i32> = lines
+                    .iter()
+                    .map(|p| match p.score {
+                        Score::Centipawns(cp) => cp,
+                        Score::Mate(m) => MATE * m.signum() - m,
+                    })
+                    .collect();
+                assert!(
+                    scores.windows(2).all(|w| w[0] >= w[1]),
+                    "{fen} depth {depth}: {scores:?}"
+                );
+                let firsts: std::collections::HashSet<_> = lines.iter().map(|p| p.pv[0]).collect();
+                assert_eq!(firsts.len(), 4, "{fen} depth {depth}");
+            }
+        }
     }
 
     #[test]

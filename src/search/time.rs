@@ -37,12 +37,13 @@ impl TimeManager {
         }
     }
 
-    /// A fixed time per move.
+    /// A fixed time per move (`go movetime`): the whole time less the overhead is used, with no
+    /// early stop between iterations, as UCI asks ("search exactly x ms").
     pub fn fixed(start: Instant, movetime: u64, overhead: u64) -> Self {
         let t = Duration::from_millis(movetime.saturating_sub(overhead).max(1));
         TimeManager {
             start,
-            soft: Some(t),
+            soft: None,
             hard: Some(t),
         }
     }

@@ -44,9 +44,18 @@ impl Output {
         let _ = out.flush();
     }
 
-    /// Writes an `info string error: …` line.
+    /// Writes an `info string error: …` line. Control characters from the input that the
+    /// message quotes (NUL, escape sequences) are shown escaped, never echoed to the GUI.
     pub fn error(&self, text: &str) {
-        self.line(&format!("info string error: {text}"));
+        let mut shown = String::with_capacity(text.len());
+        for c in text.chars() {
+            if c.is_control() {
+                shown.extend(c.escape_default());
+            } else {
+                shown.push(c);
+            }
+        }
+        self.line(&format!("info string error: {shown}"));
     }
 }
 
@@ -65,6 +74,18 @@ struct RunningSearch {
     /// Set by the search thread just before it writes its `bestmove`: from then on the search
     /// is over for the GUI, which may send the next `go` before the thread has exited.
     answered: Arc<AtomicBool>,
+    /// Set by `stop`, `quit` and the like: an infinite or ponder search that has ended by
+    /// itself (depth reached, mate found) holds its bestmove until then. (The search sets its
+    /// own stop flag when it ends, so that flag cannot tell.)
+    released: Arc<AtomicBool>,
+}
+
+impl RunningSearch {
+    /// Stops the search and releases its bestmove.
+    fn stop(&self) {
+        self.released.store(true, Ordering::Release);
+        self.control.stop();
+    }
 }
 
 /// Protocol state.
@@ -167,7 +188,7 @@ impl Uci {
             "go" => self.go(args),
             "stop" => {
                 if let Some(search) = &self.search {
-                    search.control.stop();
+                    search.stop();
                 }
                 self.finish_search();
             }
@@ -179,7 +200,7 @@ impl Uci {
             "setoption" => self.setoption(args),
             "quit" => {
                 if let Some(search) = &self.search {
-                    search.control.stop();
+                    search.stop();
                 }
                 self.finish_search();
                 return Flow::Quit;
@@ -251,6 +272,8 @@ impl Uci {
         let thread_control = Arc::clone(&control);
         let answered = Arc::new(AtomicBool::new(false));
         let thread_answered = Arc::clone(&answered);
+        let released = Arc::new(AtomicBool::new(false));
+        let thread_released = Arc::clone(&released);
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
@@ -263,8 +286,8 @@ impl Uci {
                 let result = engine.search(&game, &limits, &thread_control, &mut reporter);
                 drop(engine);
                 // In infinite or ponder mode the bestmove waits for `stop` (or `ponderhit`).
-                while (limits.infinite && !thread_control.stopped())
-                    || (limits.ponder && thread_control.pondering() && !thread_control.stopped())
+                while !thread_released.load(Ordering::Acquire)
+                    && (limits.infinite || (limits.ponder && thread_control.pondering()))
                 {
                     std::thread::sleep(std::time::Duration::from_millis(1));
                 }
@@ -295,6 +318,7 @@ impl Uci {
                     control,
                     handle,
                     answered,
+                    released,
                 })
             }
             Err(e) => self
@@ -306,7 +330,7 @@ impl Uci {
     /// Waits for the running search (if any) to print its bestmove.
     fn finish_search(&mut self) {
         if let Some(search) = self.search.take() {
-            search.control.stop();
+            search.stop();
             let _ = search.handle.join();
         }
     }
@@ -382,7 +406,7 @@ pub fn run(input: &mut impl BufRead, out: Output) {
     // End of input: let a finite search finish and print its move, but do not wait forever.
     if let Some(search) = &uci.search {
         if !search.handle.is_finished() {
-            search.control.stop();
+            search.stop();
         }
     }
     uci.wait_for_search();
@@ -478,6 +502,45 @@ mod tests {
         let out = text();
         assert!(!out.contains("error"), "{out}");
         assert_eq!(out.matches("bestmove").count(), 2, "{out}");
+    }
+
+    fn wait_for(capture: &Capture, needle: &str, seconds: u64) -> bool {
+        let start = std::time::Instant::now();
+        while start.elapsed().as_secs() < seconds {
+            if String::from_utf8_lossy(&capture.0.lock().unwrap()).contains(needle) {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        false
+    }
+
+    /// Regression: a ponder or infinite search that ended by itself (depth limit, mate found)
+    /// sent its bestmove at once instead of waiting for `ponderhit` or `stop`.
+    #[test]
+    fn finished_ponder_and_infinite_searches_wait() {
+        for (go, release) in [
+            ("go ponder depth 2", "ponderhit"),
+            ("go ponder depth 2", "stop"),
+            ("go infinite depth 2", "stop"),
+            ("go infinite mate 1", "stop"),
+        ] {
+            let capture = Capture::default();
+            let mut uci = Uci::new(Output::to(capture.clone()));
+            uci.handle("position fen 6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1");
+            uci.handle(go);
+            assert!(wait_for(&capture, "info depth 1", 10), "{go}: no search");
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            assert!(
+                !wait_for(&capture, "bestmove", 0),
+                "{go}: bestmove before {release}"
+            );
+            uci.handle(release);
+            assert!(
+                wait_for(&capture, "bestmove e1e8", 5),
+                "{go}: no bestmove after {release}"
+            );
+        }
     }
 
     #[test]
