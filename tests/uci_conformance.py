@@ -881,6 +881,14 @@ def t_bad_input():
     e.send("stop")
     e.send("ponderhit")
     e.sync()
+    # More hash than the machine has (within the declared range): an error, not an abort.
+    total_kb = int(next(l.split()[1] for l in open("/proc/meminfo") if l.startswith("MemTotal")))
+    if total_kb < 60 << 20:
+        msg = expect_error(e, "setoption name Hash value 65536", "Hash 64 GB")
+        shown.append(f"Hash 64 GB on a {total_kb >> 20} GB machine: {msg}")
+        e.position(chess.Board(), ["e2e4"])
+        still_plays(AFTER_E4, "Hash 65536")
+        count += 1
     e.searching = e.board.copy()
     e.send("go infinite")
     e.until("info", 5)

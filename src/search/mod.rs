@@ -267,8 +267,9 @@ impl Engine {
     }
 
     /// Resizes the transposition table (its contents are lost).
-    pub fn set_hash(&mut self, megabytes: usize) {
-        self.tt.resize(megabytes);
+    /// When the memory cannot be allocated the table keeps its size and an error is returned.
+    pub fn set_hash(&mut self, megabytes: usize) -> Result<(), String> {
+        self.tt.resize(megabytes)
     }
 
     /// Size of the transposition table in megabytes.

@@ -227,7 +227,12 @@ impl Uci {
         self.finish_search();
         let mut engine = self.lock_engine();
         match (name, value) {
-            ("Hash", OptionValue::Int(mb)) => engine.set_hash(mb as usize),
+            ("Hash", OptionValue::Int(mb)) => {
+                if let Err(e) = engine.set_hash(mb as usize) {
+                    let kept = engine.hash_megabytes();
+                    self.out.error(&format!("{e}; keeping {kept} MB"));
+                }
+            }
             ("Threads", OptionValue::Int(n)) => engine.set_threads(n as usize),
             ("MultiPV", OptionValue::Int(n)) => engine.options.multipv = n as usize,
             ("Move Overhead", OptionValue::Int(ms)) => engine.options.move_overhead = ms as u64,
