@@ -174,7 +174,17 @@ fn castling_field(
                         ))
                     }
                 },
-                'a'..='h' => c.to_ascii_lowercase() as usize - 'a' as usize,
+                'a'..='h' => {
+                    let file = c.to_ascii_lowercase() as usize - 'a' as usize;
+                    // Shredder-FEN letters in standard chess must name the usual castling.
+                    if !chess960 && (king != Some(4) || (file != 0 && file != 7)) {
+                        return Err(error(
+                            fen,
+                            format!("castling right '{c}' is Chess960 castling (set UCI_Chess960)"),
+                        ));
+                    }
+                    file
+                }
                 _ => return Err(error(fen, format!("bad castling letter '{c}'"))),
             };
         let letter = (b'a' + file as u8) as char;
@@ -279,6 +289,10 @@ mod tests {
         assert_eq!(late.halfmove_clock(), 100);
         // The king off e1 without rights is fine; Black keeps its rights.
         assert!(parse_fen("r3k2r/8/8/8/8/8/8/R4K1R w kq - 0 1", false).is_ok());
+        // Shredder-FEN of standard castling is fine in standard chess.
+        let shredder = parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", false).unwrap();
+        let standard = parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false).unwrap();
+        assert_eq!(shredder.hash(), standard.hash());
     }
 
     #[test]
@@ -319,6 +333,13 @@ mod tests {
                 "king is not on e1",
             ),
             ("r4k1r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "king is not on e8"),
+            // Found by fuzzing: Shredder letters let Chess960 castling into standard chess,
+            // and the FEN Tropa then wrote for the position was rejected.
+            (
+                "rn1qnbbr/pp2pppp/2ppk3/8/2PP4/3Q1N2/PP2PPPP/RNK2BBR w HA - 1 9",
+                "Chess960",
+            ),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w KB - 0 1", "Chess960"),
             ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", "en-passant"),
             ("4k3/8/8/8/8/8/8/4K3 w - - x 1", "halfmove"),
             ("4k3/8/8/8/8/8/8/4K3 w - - -1 1", "halfmove"),

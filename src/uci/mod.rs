@@ -7,7 +7,7 @@
 //! `ucinewgame`) first end the running search. Bad input never changes the state: it gets an
 //! `info string error: …` line and the engine goes on with what it had.
 
-mod go;
+pub mod go;
 pub mod options;
 
 use crate::rules::notation::move_to_uci;
