@@ -72,6 +72,17 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<Board, FenError> {
     Board::from_fen(&normalised, true).map_err(|e| error(fen, explain(e, fields[0])))
 }
 
+/// Writes a FEN that [`parse_fen`] reads back to the same position. In Chess960 the castling
+/// field is Shredder-FEN (rook files): the `KQkq` form names the outermost rook, which is not
+/// always the castling one (found by fuzzing: rooks on a8 and f8, king g8, right on f8).
+pub fn write_fen(board: &Board, chess960: bool) -> String {
+    if chess960 {
+        format!("{board:#}")
+    } else {
+        board.to_string()
+    }
+}
+
 /// Rank-by-rank check of the placement field, so the error names the rank at fault.
 fn check_placement(fen: &str, placement: &str) -> Result<(), FenError> {
     let ranks: Vec<&str> = placement.split('/').collect();
@@ -284,6 +295,11 @@ mod tests {
         )
         .unwrap();
         assert_eq!(shredder.hash(), xfen.hash());
+        // Regression (fuzzing): the castling rook is not the outermost one.
+        let fen = "rqnb1rkr/pp3ppp/3ppn2/2p5/P7/P2P4/NQP1P1PP/BQ1BNRKR w HFf - 2 9";
+        let board = parse_fen(fen, true).unwrap();
+        let again = parse_fen(&write_fen(&board, true), true).unwrap();
+        assert_eq!(again.hash(), board.hash());
         // Regression: a half-move clock past 100 was rejected, so the GUI's position was lost.
         let late = parse_fen("4k3/8/8/8/8/8/8/4K2R w K - 150 200", false).unwrap();
         assert_eq!(late.halfmove_clock(), 100);

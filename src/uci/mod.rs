@@ -207,7 +207,8 @@ impl Uci {
             }
             "d" => {
                 let board = self.game.board();
-                self.out.line(&format!("info string fen {board}"));
+                let fen = crate::rules::write_fen(board, self.chess960);
+                self.out.line(&format!("info string fen {fen}"));
                 self.out
                     .line(&format!("info string key {:016x}", board.hash()));
             }
