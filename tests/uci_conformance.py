@@ -727,6 +727,7 @@ BAD_FENS = [
     ("two white kings", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKKNR w kq - 0 1"),
     ("no black king", "rnbqqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1"),
     ("no kings", "8/8/8/8/8/8/8/8 w - - 0 1"),
+    ("kings next to each other", "8/8/8/3kK3/8/8/8/8 w - - 0 1"),
     ("pawn on the first rank", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNP w Qkq - 0 1"),
     ("pawn on the eighth rank", "rnbqkbnp/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQq - 0 1"),
     ("side not to move in check", "4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1"),

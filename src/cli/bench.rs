@@ -94,3 +94,13 @@ pub fn run_with_threads(depth: i32, hash_mb: usize, threads: usize) -> u64 {
     );
     total_nodes
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn node_count_is_deterministic() {
+        let first = super::run(5, 4);
+        assert!(first > 10_000);
+        assert_eq!(first, super::run(5, 4));
+    }
+}

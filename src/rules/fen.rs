@@ -69,7 +69,17 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<Board, FenError> {
         "{} {} {} {} {} {}",
         fields[0], fields[1], castling, fields[3], halfmove, fullmove
     );
-    Board::from_fen(&normalised, true).map_err(|e| error(fen, explain(e, fields[0])))
+    let board =
+        Board::from_fen(&normalised, true).map_err(|e| error(fen, explain(e, fields[0])))?;
+    // `cozy-chess` does not count the king among the pieces giving check (found by fuzzing).
+    let white = board.king(Color::White);
+    let black = board.king(Color::Black);
+    if (white.rank() as i32 - black.rank() as i32).abs() <= 1
+        && (white.file() as i32 - black.file() as i32).abs() <= 1
+    {
+        return Err(error(fen, "the kings stand next to each other"));
+    }
+    Ok(board)
 }
 
 /// Writes a FEN that [`parse_fen`] reads back to the same position. In Chess960 the castling
@@ -342,6 +352,12 @@ mod tests {
                 "pawns",
             ),
             ("4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1", "check"),
+            // Found by fuzzing: adjacent kings were accepted.
+            (
+                "6b1/8/p1r1Qn2/7p/k4PP1/K1pB3N/8/3N2R1 w - - 1 1",
+                "next to each other",
+            ),
+            ("8/8/8/3kK3/8/8/8/8 b - - 0 1", "next to each other"),
             ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", "castling"),
             // Regression: accepted (as Chess960 castling) in standard chess.
             (

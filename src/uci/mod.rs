@@ -342,7 +342,11 @@ impl Uci {
     }
 
     fn reap_finished_search(&mut self) {
-        if self.search.as_ref().is_some_and(|s| s.handle.is_finished()) {
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.handle.is_finished() || s.answered.load(Ordering::Acquire))
+        {
             self.finish_search();
         }
     }
@@ -547,6 +551,28 @@ mod tests {
                 "{go}: no bestmove after {release}"
             );
         }
+    }
+
+    #[test]
+    fn go_after_answered_search_is_accepted() {
+        // A GUI sends the next `go` as soon as it reads `bestmove`, possibly before the search
+        // thread has ended; that must not be taken for "already searching". Here the previous
+        // search thread has answered but is slow to end.
+        let capture = Capture::default();
+        let mut uci = Uci::new(Output::to(capture.clone()));
+        let handle =
+            std::thread::spawn(|| std::thread::sleep(std::time::Duration::from_millis(100)));
+        uci.search = Some(RunningSearch {
+            control: Arc::new(SearchControl::new()),
+            handle,
+            answered: Arc::new(AtomicBool::new(true)),
+            released: Arc::new(AtomicBool::new(false)),
+        });
+        uci.handle("go depth 1");
+        uci.handle("quit");
+        let out = String::from_utf8(capture.0.lock().unwrap().clone()).unwrap();
+        assert!(!out.contains("already searching"), "{out}");
+        assert!(out.contains("bestmove"), "{out}");
     }
 
     #[test]
