@@ -12,7 +12,7 @@ pub mod options;
 
 use crate::rules::notation::move_to_uci;
 use crate::rules::{Board, Game, Move};
-use crate::search::{Engine, Progress, Reporter, ScoreBound, SearchControl};
+use crate::search::{Engine, Progress, Reporter, ScoreBound, SearchControl, SearchResult};
 use options::{declared, parse_setoption, spin_default, OptionSpec, OptionValue};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -102,9 +102,63 @@ struct UciReporter {
     out: Output,
     root: Board,
     chess960: bool,
+    /// What `bestmove` waits for, and the flags it sets.
+    answer: Answer,
+}
+
+/// Writes the `bestmove` once, as soon as the search's answer is known (before the helper
+/// threads are joined): with several threads on a loaded machine, waiting for the helpers to
+/// be scheduled and exit cost tens of milliseconds a move and lost games on time.
+struct Answer {
+    infinite: bool,
+    ponder: bool,
+    control: Arc<SearchControl>,
+    released: Arc<AtomicBool>,
+    answered: Arc<AtomicBool>,
+    written: bool,
+}
+
+impl UciReporter {
+    fn answer(&mut self, result: &SearchResult) {
+        let a = &mut self.answer;
+        if a.written {
+            return;
+        }
+        a.written = true;
+        // In infinite or ponder mode the bestmove waits for `stop` (or `ponderhit`).
+        while !a.released.load(Ordering::Acquire)
+            && (a.infinite || (a.ponder && a.control.pondering()))
+        {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let board = &self.root;
+        let text = match result.best {
+            Some(best) => {
+                let mut text = format!("bestmove {}", move_to_uci(board, best, self.chess960));
+                if let Some(ponder) = result.ponder {
+                    let mut after = board.clone();
+                    after.play_unchecked(best);
+                    if after.is_legal(ponder) {
+                        text.push_str(&format!(
+                            " ponder {}",
+                            move_to_uci(&after, ponder, self.chess960)
+                        ));
+                    }
+                }
+                text
+            }
+            None => "bestmove 0000".to_string(),
+        };
+        a.answered.store(true, Ordering::Release);
+        self.out.line(&text);
+    }
 }
 
 impl Reporter for UciReporter {
+    fn finished(&mut self, result: &SearchResult) {
+        self.answer(result);
+    }
+
     fn progress(&mut self, p: &Progress) {
         let nps = p.nodes * 1000 / p.time_ms.max(1);
         let bound = match p.bound {
@@ -285,38 +339,22 @@ impl Uci {
             .spawn(move || {
                 let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
                 let mut reporter = UciReporter {
-                    out: out.clone(),
+                    out,
                     root: game.board().clone(),
                     chess960,
+                    answer: Answer {
+                        infinite: limits.infinite,
+                        ponder: limits.ponder,
+                        control: Arc::clone(&thread_control),
+                        released: thread_released,
+                        answered: thread_answered,
+                        written: false,
+                    },
                 };
                 let result = engine.search(&game, &limits, &thread_control, &mut reporter);
                 drop(engine);
-                // In infinite or ponder mode the bestmove waits for `stop` (or `ponderhit`).
-                while !thread_released.load(Ordering::Acquire)
-                    && (limits.infinite || (limits.ponder && thread_control.pondering()))
-                {
-                    std::thread::sleep(std::time::Duration::from_millis(1));
-                }
-                let board = game.board();
-                let text = match result.best {
-                    Some(best) => {
-                        let mut text = format!("bestmove {}", move_to_uci(board, best, chess960));
-                        if let Some(ponder) = result.ponder {
-                            let mut after = board.clone();
-                            after.play_unchecked(best);
-                            if after.is_legal(ponder) {
-                                text.push_str(&format!(
-                                    " ponder {}",
-                                    move_to_uci(&after, ponder, chess960)
-                                ));
-                            }
-                        }
-                        text
-                    }
-                    None => "bestmove 0000".to_string(),
-                };
-                thread_answered.store(true, Ordering::Release);
-                out.line(&text);
+                // Normally written already (`Reporter::finished`); never left unwritten.
+                reporter.answer(&result);
             });
         match spawned {
             Ok(handle) => {
