@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod eval;
+pub mod fuzz;
 pub mod rules;
 pub mod search;
 pub mod uci;
