@@ -1,10 +1,13 @@
 //! Tropa: a chess engine in the classical Soviet school of computer chess.
 //!
 //! `rules` wraps the board crate; `eval` scores positions; `search` is the alpha-beta engine;
-//! `uci` speaks the protocol; `cli` holds the command-line tools.
+//! `uci` speaks the protocol; `cli` holds the command-line tools; `pioneer` is Botvinnik's model of
+//! trajectories and zones of play (plans, study mode, search guide); `fuzz` drives the parsers for
+//! the fuzz targets.
 
 pub mod cli;
 pub mod eval;
+pub mod fuzz;
 pub mod pioneer;
 pub mod rules;
 pub mod search;

@@ -53,14 +53,21 @@ pub const POSITIONS: [&str; 36] = [
 
 /// Runs the bench at `depth`; prints one line per position and the total. Returns the node count.
 pub fn run(depth: i32, hash_mb: usize) -> u64 {
-    run_with(depth, hash_mb, crate::search::SearchOptions::default())
+    run_with(depth, hash_mb, 1, crate::search::SearchOptions::default())
 }
 
-/// `run` with the given search options (e.g. `pioneer_guide`).
-pub fn run_with(depth: i32, hash_mb: usize, options: crate::search::SearchOptions) -> u64 {
+/// The bench on `threads` search threads (Lazy SMP) with the given search options (e.g.
+/// `pioneer_guide`). Only the one-thread count is deterministic; more threads exercise the shared
+/// table and the helpers (a stress test, not a signature).
+pub fn run_with(
+    depth: i32,
+    hash_mb: usize,
+    threads: usize,
+    options: crate::search::SearchOptions,
+) -> u64 {
     let mut total_nodes = 0;
     let start = Instant::now();
-    let mut engine = Engine::new(hash_mb, 1);
+    let mut engine = Engine::new(hash_mb, threads.max(1));
     engine.options = options;
     for (i, fen) in POSITIONS.iter().enumerate() {
         engine.clear();

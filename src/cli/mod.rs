@@ -30,6 +30,9 @@ pub enum Command {
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 16)]
         hash: usize,
+        /// Search threads (node counts are deterministic only with 1).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
         /// Guide the search with PIONEER's zone moves (as the UCI option PioneerGuide).
         #[arg(long)]
         pioneer_guide: bool,
@@ -56,6 +59,9 @@ pub enum Command {
         /// Skip expected counts larger than this.
         #[arg(long)]
         max_nodes: Option<u64>,
+        /// Threads counting in parallel (one position count per thread at a time).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Print every evaluation term for both sides.
     Eval {
@@ -151,13 +157,19 @@ pub fn main() -> i32 {
         Some(Command::Bench {
             depth,
             hash,
+            threads,
             pioneer_guide,
         }) => {
             let options = crate::search::SearchOptions {
                 pioneer_guide,
                 ..Default::default()
             };
-            bench::run_with(depth.clamp(1, 64), hash.max(1), options);
+            bench::run_with(
+                depth.clamp(1, 64),
+                hash.max(1),
+                threads.clamp(1, 256),
+                options,
+            );
             Ok(())
         }
         Some(Command::Perft {
@@ -169,7 +181,8 @@ pub fn main() -> i32 {
             files,
             max_depth,
             max_nodes,
-        }) => tools::perft_suite(&files, max_depth, max_nodes),
+            threads,
+        }) => tools::perft_suite(&files, max_depth, max_nodes, threads),
         Some(Command::Eval { fen }) => tools::eval(fen.as_deref()),
         Some(Command::Analyse {
             fen,
