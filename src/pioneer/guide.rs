@@ -21,7 +21,7 @@ use crate::rules::{BitBoard, Board, Color, Move, Square};
 
 /// Most zone moves kept per side.
 pub const PLAN_MOVES: usize = 12;
-/// Plies from the root in which zone moves are ordered early and not reduced.
+/// Plies from the root in which zone moves get the move-ordering bonus.
 pub const GUIDE_PLIES: usize = 4;
 /// Moves left for the trajectories admitted (the horizon of the root's plans).
 pub const GUIDE_MOVES_LEFT: u8 = 3;

@@ -222,7 +222,7 @@ pub struct SearchOptions {
     pub move_overhead: u64,
     /// Draw score bias in centipawns (positive: avoid draws).
     pub contempt: i32,
-    /// Order and exempt from reductions the zone moves of PIONEER (`pioneer::guide`).
+    /// Give PIONEER's zone moves a move-ordering bonus near the root (`pioneer::guide`).
     pub pioneer_guide: bool,
 }
 
