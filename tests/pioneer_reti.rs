@@ -40,12 +40,19 @@ fn zone_search_solves_reti_and_the_full_search_agrees() {
     assert!(line.starts_with("1. Kg7"), "{line}");
     assert_eq!(study.root.verdict, Verdict::Draw, "{line}");
     assert!(study.root.complete);
+    // The root search (zone moves only) is itself within Botvinnik's 54.
+    assert!(
+        study.root.positions <= 54,
+        "{} positions",
+        study.root.positions
+    );
     assert_eq!(study.first_moves.len(), 4);
     for f in &study.first_moves {
         let uci = move_to_uci(&board, f.mv, false);
         // Black's view after White's first move: about equal after Kg7, a queen up otherwise.
         let black = full_search_after(&fen, &uci, 20);
         assert!(f.result.complete);
+        assert!(f.result.positions > 0, "{uci}: not searched");
         if uci == "h8g7" {
             assert_eq!(f.result.verdict, Verdict::Draw);
             assert!(f.result.positions <= 54, "{} positions", f.result.positions);
