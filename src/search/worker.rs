@@ -19,6 +19,8 @@ use crate::rules::{has_non_pawn_material, is_capture, repetition_key, Board, Mov
 use crate::search::tt::MATE_BOUND;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+mod qsearch;
+
 /// How often (in nodes) the stop conditions are checked.
 const CHECK_INTERVAL: u64 = 1024;
 
@@ -704,129 +706,6 @@ impl Worker {
             best_score,
             static_eval.unwrap_or(0),
             depth,
-            bound,
-        );
-        best_score
-    }
-
-    /// Quiescence search (seed 001): captures "to the end", the static eval as a floor; in check,
-    /// all evasions.
-    fn quiescence(
-        &mut self,
-        board: &Board,
-        shared: &Shared,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> i32 {
-        self.nodes += 1;
-        self.pv[ply].clear();
-        if self.should_stop(shared) {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        let in_check = !board.checkers().is_empty();
-        if ply >= MAX_PLY {
-            return if in_check { 0 } else { evaluate(board) };
-        }
-        if insufficient_material(board) {
-            return self.draw_score(ply);
-        }
-
-        let key = board.hash();
-        let tt_hit = shared.tt.probe(key, ply);
-        if let Some(hit) = tt_hit {
-            let usable = match hit.bound {
-                Bound::Exact => true,
-                Bound::Lower => hit.score >= beta,
-                Bound::Upper => hit.score <= alpha,
-            };
-            if usable && beta - alpha == 1 {
-                return hit.score;
-            }
-        }
-
-        let static_eval = if in_check {
-            None
-        } else {
-            Some(tt_hit.map_or_else(|| evaluate(board), |h| h.eval))
-        };
-        let mut best_score = -INFINITY;
-        if let Some(e) = static_eval {
-            if e >= beta {
-                return e;
-            }
-            best_score = e;
-            alpha = alpha.max(e);
-        }
-
-        let prev = self.previous_moves(ply);
-        let ctx = OrderContext {
-            tt_move: tt_hit.and_then(|h| h.mv),
-            last_to: prev[0].map(|p| p.to),
-            prev,
-            ..Default::default()
-        };
-        let buffer = std::mem::take(&mut self.move_buffers[ply]);
-        let mut picker = if in_check {
-            MovePicker::new(ctx, buffer)
-        } else {
-            MovePicker::noisy(ctx, buffer)
-        };
-        let mut best_move = None;
-        let mut any_move = false;
-        while let Some(scored) = picker.next(board, &self.history) {
-            let mv = scored.mv;
-            any_move = true;
-            if let Some(e) = static_eval {
-                // Losing captures are left out; so are captures that cannot reach alpha.
-                if MovePicker::is_bad_capture(scored.score) {
-                    continue;
-                }
-                let victim = board.piece_on(mv.to).map_or(100, crate::rules::piece_value);
-                if mv.promotion.is_none() && e + victim + DELTA_MARGIN <= alpha {
-                    continue;
-                }
-            }
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            self.keys.push(repetition_key(&child));
-            self.frames[ply].moved = Some(PieceTo {
-                piece: board.piece_on(mv.from).unwrap_or(Piece::Pawn),
-                to: mv.to,
-            });
-            let score = -self.quiescence(&child, shared, -beta, -alpha, ply + 1);
-            self.keys.pop();
-            if self.stopped {
-                return 0;
-            }
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = Some(mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.move_buffers[ply] = picker.into_buffer();
-        if in_check && !any_move {
-            return -MATE + ply as i32;
-        }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else {
-            Bound::Upper
-        };
-        shared.tt.store(
-            key,
-            ply,
-            best_move,
-            best_score,
-            static_eval.unwrap_or(0),
-            0,
             bound,
         );
         best_score
