@@ -3,6 +3,7 @@
 //! `rules` wraps the board crate; `eval` scores positions; `search` is the alpha-beta engine;
 //! `uci` speaks the protocol; `cli` holds the command-line tools.
 
+pub mod book;
 pub mod cli;
 pub mod eval;
 pub mod rules;
