@@ -9,9 +9,11 @@
 //! a position's replies, `bench` timing probes. The default book, built from
 //! `../shared/data/games/` by the command in README.md, is embedded in the binary.
 
+pub mod build;
 pub mod code;
 pub mod format;
 pub mod pgn;
+pub mod polyglot;
 pub mod probe;
 pub mod rating;
 pub mod tree;

@@ -81,11 +81,11 @@ pub fn locate(book: &Book, game: &Game) -> Option<u32> {
 /// The best rating for `side` among the replies to `node`, and the replies that have it.
 pub fn best_replies(book: &Book, node: u32, side: Color) -> Option<(Rating, Vec<u32>)> {
     let best = match side {
-        Color::White => book.replies(node).map(|c| book.rating(c)).max()?,
-        Color::Black => book.replies(node).map(|c| book.rating(c)).min()?,
+        Color::White => book.counted_replies(node).map(|c| book.rating(c)).max()?,
+        Color::Black => book.counted_replies(node).map(|c| book.rating(c)).min()?,
     };
     let tied = book
-        .replies(node)
+        .counted_replies(node)
         .filter(|&c| book.rating(c) == best)
         .collect();
     Some((best, tied))

@@ -98,6 +98,18 @@ impl Book {
         }
     }
 
+    /// Is the node a move of weight 0 in an imported Polyglot book ("never play")? Such a move
+    /// stays in the tree with what follows it, but is never chosen and the minimax ignores it.
+    #[inline]
+    pub fn excluded(&self, node: u32) -> bool {
+        self.flags & super::format::FLAG_POLYGLOT_WEIGHTS != 0 && self.games[node as usize] == 0
+    }
+
+    /// The replies that count: all of them, but for moves of weight 0 in an imported book.
+    pub fn counted_replies(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
+        self.replies(node).filter(move |&c| !self.excluded(c))
+    }
+
     /// The reply to `node` with this move code.
     #[inline]
     pub fn reply(&self, node: u32, code: MoveCode) -> Option<u32> {
@@ -222,19 +234,20 @@ impl Book {
     }
 
     /// Every node's value without changing the ratings: leaves blend their search score with
-    /// their results, other nodes take the best reply for the side to move.
+    /// their results, other nodes take the best reply for the side to move (a node whose replies
+    /// are all excluded counts as a leaf).
     pub fn values(&self) -> Vec<i32> {
         let depth = self.depths();
         let mut value = vec![0i32; self.len()];
         for i in (0..self.len()).rev() {
-            let replies = self.replies(i as u32).map(|c| value[c as usize]);
-            value[i] = if self.son[i] == 0 {
-                blend(self.eval(i as u32), self.games[i], self.points[i])
-            } else if Book::side_to_move(depth[i]) == Color::White {
-                replies.max().unwrap_or(0)
+            let replies = self.counted_replies(i as u32).map(|c| value[c as usize]);
+            let best = if Book::side_to_move(depth[i]) == Color::White {
+                replies.max()
             } else {
-                replies.min().unwrap_or(0)
+                replies.min()
             };
+            value[i] =
+                best.unwrap_or_else(|| blend(self.eval(i as u32), self.games[i], self.points[i]));
         }
         value
     }
@@ -318,7 +331,7 @@ impl Book {
         }
         let depth = self.depths();
         for (i, &d) in depth.iter().enumerate().skip(1) {
-            let ratings = self.replies(i as u32).map(|c| self.rating(c));
+            let ratings = self.counted_replies(i as u32).map(|c| self.rating(c));
             let best = if Book::side_to_move(d) == Color::White {
                 ratings.max()
             } else {
