@@ -56,6 +56,8 @@ pub struct BuildReport {
     pub other_first_move: usize,
     /// Games skipped for illegal or malformed moves, with their messages.
     pub rejected: Vec<String>,
+    /// Games without moves (often left behind by a malformed tag line).
+    pub empty: usize,
     /// Leaf positions searched (transpositions searched once).
     pub searched: usize,
 }
@@ -231,6 +233,7 @@ pub fn build(
     for slot in read {
         let file = slot.into_inner().unwrap().expect("every file was read")?;
         report.other_start += file.other_start;
+        report.empty += file.empty;
         for r in &file.rejected {
             warn(&format!("skipped {r}"));
         }

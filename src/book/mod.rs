@@ -9,14 +9,19 @@
 //! a position's replies, `bench` timing probes. The default book, built from
 //! `../shared/data/games/` by the command in README.md, is embedded in the binary.
 
+pub mod bench;
 pub mod build;
+mod builtin;
 pub mod code;
 pub mod format;
+pub mod learn;
 pub mod pgn;
 pub mod polyglot;
 pub mod probe;
 pub mod rating;
+pub mod show;
 pub mod tree;
 
+pub use builtin::{builtin, DEFAULT_BOOK};
 pub use format::BookError;
 pub use tree::Book;

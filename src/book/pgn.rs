@@ -64,6 +64,8 @@ pub struct PgnFile {
     pub other_start: usize,
     /// Games skipped because of an illegal or malformed move (their messages).
     pub rejected: Vec<String>,
+    /// Games without a single move (also what a malformed tag line leaves behind).
+    pub empty: usize,
 }
 
 struct Openings {
@@ -76,9 +78,11 @@ struct Tags {
     fen: bool,
     variant: bool,
     result: Option<GameResult>,
+    players: String,
 }
 
 struct Movetext {
+    players: String,
     pos: Chess,
     moves: Vec<Move>,
     error: Option<String>,
@@ -111,6 +115,7 @@ impl Visitor for Openings {
             fen: false,
             variant: false,
             result: None,
+            players: String::new(),
         })
     }
 
@@ -125,6 +130,14 @@ impl Visitor for Openings {
                 tags.variant |= !(v.is_empty() || v == b"standard" || v == b"chess");
             }
             b"Result" => tags.result = result_from_text(value.decode().as_ref()),
+            b"White" | b"Black" => {
+                let name: String = value.decode_utf8_lossy().chars().take(40).collect();
+                if tags.players.is_empty() {
+                    tags.players = name;
+                } else {
+                    tags.players = format!("{} – {name}", tags.players);
+                }
+            }
             _ => {}
         }
         ControlFlow::Continue(())
@@ -134,7 +147,13 @@ impl Visitor for Openings {
         if tags.fen || tags.variant {
             return ControlFlow::Break(Read::OtherStart);
         }
+        let players = if tags.players.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", tags.players)
+        };
         ControlFlow::Continue(Movetext {
+            players,
             pos: Chess::default(),
             moves: Vec::new(),
             error: None,
@@ -151,9 +170,10 @@ impl Visitor for Openings {
             Ok(m) => m,
             Err(e) => {
                 text.error = Some(format!(
-                    "{} game {}: move {}{} '{}': {e}",
+                    "{} game {}{}: move {}{} '{}': {e}",
                     self.file,
                     self.number,
+                    text.players,
                     ply.div_ceil(2),
                     if ply % 2 == 1 { "." } else { "..." },
                     san_plus
@@ -213,10 +233,7 @@ pub fn read_pgn(bytes: &[u8], name: &str, plies: usize) -> Result<PgnFile, Strin
     loop {
         match reader.read_game(&mut visitor) {
             Ok(None) => break,
-            Ok(Some(Read::Opening(o))) if o.moves.is_empty() => {
-                file.rejected
-                    .push(format!("{name} game {}: no moves", o.number));
-            }
+            Ok(Some(Read::Opening(o))) if o.moves.is_empty() => file.empty += 1,
             Ok(Some(Read::Opening(o))) => file.openings.push(o),
             Ok(Some(Read::OtherStart)) => file.other_start += 1,
             Ok(Some(Read::Rejected(e))) => file.rejected.push(e),
@@ -230,10 +247,11 @@ pub fn read_pgn(bytes: &[u8], name: &str, plies: usize) -> Result<PgnFile, Strin
     }
     if file.openings.is_empty() {
         return Err(format!(
-            "{name}: no usable game found ({} read, {} rejected, {} from other positions)",
+            "{name}: no usable game found ({} read: {} rejected, {} from other positions, {} without moves)",
             visitor.number,
             file.rejected.len(),
-            file.other_start
+            file.other_start,
+            file.empty
         ));
     }
     Ok(file)
@@ -263,6 +281,8 @@ mod tests {
 1. Kb1 *
 
 [Event "c"]
+[White "Anna"]
+[Black "Boris"]
 [Result "0-1"]
 
 1. d4 d5 2. Nxd5 0-1
@@ -278,12 +298,16 @@ mod tests {
         assert_eq!(file.other_start, 1);
         assert_eq!(file.rejected.len(), 1);
         assert!(
-            file.rejected[0].starts_with("t.pgn game 3: move 2. 'Nxd5'"),
+            file.rejected[0].starts_with("t.pgn game 3 (Anna – Boris): move 2. 'Nxd5'"),
             "{}",
             file.rejected[0]
         );
         assert_eq!(file.openings[1].number, 4);
         assert_eq!(file.openings[1].result, Some(GameResult::Draw));
+        // A tag with unescaped quotes leaves an empty game behind; it is counted, not used.
+        let broken = b"[Event \"It \"Bank\"\"]\n[Site \"x\"]\n\n1. e4 e5 1-0\n";
+        let file = read_pgn(broken, "q.pgn", 12).unwrap();
+        assert_eq!((file.openings.len(), file.rejected.len()), (1, 0));
     }
 
     #[test]

@@ -14,8 +14,8 @@
 //!
 //! | score | rating | symbol |
 //! |---|---|---|
-//! | below 35 | 0 | `=` |
-//! | 35 to 99 | ±1 | `⩲` / `⩱` (slight edge) |
+//! | below 50 | 0 | `=` |
+//! | 50 to 99 | ±1 | `⩲` / `⩱` (slight edge) |
 //! | 100 to 249 | ±1 | `±` / `∓` (clear edge) |
 //! | 250 and above | ±2 | `+−` / `−+` (decisive) |
 //!
@@ -25,7 +25,7 @@
 use super::code::Rating;
 
 /// Below this many centipawns the position is equal (=).
-pub const EQUAL_BELOW: i32 = 35;
+pub const EQUAL_BELOW: i32 = 50;
 /// From this many centipawns one side is clearly better (± rather than ⩲).
 pub const CLEAR_FROM: i32 = 100;
 /// From this many centipawns one side has a decisive advantage (+−, rating ±2).
@@ -112,7 +112,7 @@ mod tests {
             }
         }
         assert_eq!(
-            (rating(34), rating(35), rating(249), rating(250)),
+            (rating(49), rating(50), rating(249), rating(250)),
             (0, 1, 1, 2)
         );
         assert_eq!((symbol(99), symbol(100), symbol(-100)), ("⩲", "±", "∓"));

@@ -37,6 +37,10 @@ pub struct Book {
 
 /// The root: the start position.
 pub const ROOT: u32 = 0;
+/// A reply counts when at least this many games went through it (see `counted_replies`).
+pub const SUPPORT_GAMES: u32 = 3;
+/// … and at least this fraction (1/50, 2%) of the games of its position.
+pub const SUPPORT_SHARE: u32 = 50;
 
 /// Iterator over the replies to a node (SON, then BRAT after BRAT).
 #[derive(Clone, Debug)]
@@ -105,9 +109,26 @@ impl Book {
         self.flags & super::format::FLAG_POLYGLOT_WEIGHTS != 0 && self.games[node as usize] == 0
     }
 
-    /// The replies that count: all of them, but for moves of weight 0 in an imported book.
+    /// The replies that count — take part in the minimax and may be chosen: those played in at
+    /// least `SUPPORT_GAMES` games and in at least 1/`SUPPORT_SHARE` of the games of the
+    /// position, or all of them when none is played that often. Rarer replies stay in the tree
+    /// (the book answers them when an opponent plays them) but one or two games are too little
+    /// evidence to rate a position by. In an imported Polyglot book all replies of positive
+    /// weight count.
     pub fn counted_replies(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
-        self.replies(node).filter(move |&c| !self.excluded(c))
+        let threshold = if self.flags & super::format::FLAG_POLYGLOT_WEIGHTS != 0 {
+            0
+        } else {
+            SUPPORT_GAMES.max(self.games[node as usize] / SUPPORT_SHARE)
+        };
+        let sound = |c: u32| !self.excluded(c) && self.games[c as usize] >= threshold;
+        let threshold = if self.replies(node).any(sound) {
+            threshold
+        } else {
+            0
+        };
+        self.replies(node)
+            .filter(move |&c| !self.excluded(c) && self.games[c as usize] >= threshold)
     }
 
     /// The reply to `node` with this move code.
@@ -394,11 +415,22 @@ pub(crate) mod tests {
         assert_eq!(book.variations(), 3);
         assert_eq!(book.variation_counts()[0], 3);
         book.check().unwrap();
-        // Results move a leaf: 30 games where White scored 90% after 1.e4 c5 make it +−.
+        // Results move a leaf: 30 games where White scored 90% after 1.e4 c5 make it +−, so
+        // Black's best is now 1...e5 (30 drawn games).
         book.add_games(c5, 30, 54);
+        book.add_games(e5, 30, 30);
         book.minimax();
         assert_eq!(book.rating(c5), 2);
         assert_eq!(book.rating(e4), 0);
+        book.check().unwrap();
+        // A reply played in a single game does not count while others are well supported:
+        // 1...d6 looks good for Black (−2.00) but does not make 1.e4 bad for White.
+        let d6 = add_line(&mut book, "e2e4 d7d6");
+        book.set_eval(d6, -200);
+        book.add_games(d6, 1, 0);
+        let values = book.minimax();
+        assert_eq!((book.rating(d6), book.rating(e4)), (-1, 0));
+        assert_eq!(values[e4 as usize], values[e5 as usize]);
         book.check().unwrap();
     }
 

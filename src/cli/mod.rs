@@ -1,6 +1,7 @@
 //! The command line: `tropa` alone speaks UCI; subcommands run the tools.
 
 pub mod bench;
+pub mod book;
 mod tools;
 
 use clap::{Parser, Subcommand};
@@ -83,6 +84,12 @@ pub enum Command {
         #[arg(long, default_value_t = 64)]
         hash: usize,
     },
+    /// Opening books: build, show, import/export Polyglot, bench.
+    Book {
+        /// What to do with books.
+        #[command(subcommand)]
+        command: book::BookCommand,
+    },
     /// Fit the evaluation weights to labelled positions (Texel method).
     Tune {
         /// Positions, one "FEN;result;score" per line (plain or .xz).
@@ -146,6 +153,7 @@ pub fn main() -> i32 {
             threads,
             hash,
         }),
+        Some(Command::Book { command }) => book::run(command),
         Some(Command::Tune {
             data,
             epochs,
