@@ -73,14 +73,20 @@ const PROMOTION_PIECES: [Piece; 4] = [Piece::Knight, Piece::Bishop, Piece::Rook,
 impl MoveCode {
     /// The code of a legal move in `board` (castling is king-takes-rook, as in `rules`).
     pub fn encode(board: &Board, mv: Move) -> MoveCode {
+        MoveCode::encode_kind(mv, is_castling(board, mv), is_en_passant(board, mv))
+    }
+
+    /// The code of a move whose kind is already known.
+    #[inline]
+    pub fn encode_kind(mv: Move, castling: bool, en_passant: bool) -> MoveCode {
         let m = square_number(mv.from);
-        let n = if is_castling(board, mv) {
+        let n = if castling {
             if mv.to.file() > mv.from.file() {
                 CASTLE_SHORT
             } else {
                 CASTLE_LONG
             }
-        } else if is_en_passant(board, mv) {
+        } else if en_passant {
             EN_PASSANT + mv.to.file() as u16 + 1
         } else if let Some(index) = mv.promotion.and_then(piece_index) {
             let direction = match (mv.to.file() as i32) - (mv.from.file() as i32) {

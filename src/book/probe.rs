@@ -49,18 +49,69 @@ impl Rng {
 
 /// Does the game start from the standard start position?
 pub fn starts_from_standard(game: &Game) -> bool {
-    !game.chess960() && *game.start() == Board::default()
+    static START: std::sync::OnceLock<Board> = std::sync::OnceLock::new();
+    !game.chess960() && game.start() == START.get_or_init(Board::default)
 }
 
-/// Encodes a line of moves played from the start position.
-pub fn encode_line(moves: &[Move]) -> Vec<MoveCode> {
-    let mut board = Board::default();
-    let mut codes = Vec::with_capacity(moves.len());
-    for &mv in moves {
-        codes.push(MoveCode::encode(&board, mv));
-        board.play_unchecked(mv);
+/// Just enough of a board to encode moves along a game quickly: what stands on each square
+/// (0 empty, 1 pawn, 2 king, 3 other piece; +4 for Black).
+#[derive(Clone)]
+struct Mailbox([u8; 64]);
+
+impl Mailbox {
+    const PAWN: u8 = 1;
+    const KING: u8 = 2;
+    const OTHER: u8 = 3;
+    const BLACK: u8 = 4;
+
+    fn start() -> Mailbox {
+        let mut squares = [0u8; 64];
+        for (i, sq) in squares.iter_mut().enumerate() {
+            let piece = match i / 8 {
+                1 | 6 => Mailbox::PAWN,
+                0 | 7 if i % 8 == 4 => Mailbox::KING,
+                0 | 7 => Mailbox::OTHER,
+                _ => 0,
+            };
+            *sq = piece | if i >= 48 { Mailbox::BLACK } else { 0 };
+        }
+        Mailbox(squares)
     }
-    codes
+
+    /// Encodes a legal move and plays it.
+    #[inline]
+    fn code_and_play(&mut self, mv: Move) -> MoveCode {
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        let piece = self.0[from];
+        let target = self.0[to];
+        let castling =
+            piece & 3 == Mailbox::KING && target != 0 && (target ^ piece) & Mailbox::BLACK == 0;
+        let en_passant = piece & 3 == Mailbox::PAWN && from % 8 != to % 8 && target == 0;
+        self.0[from] = 0;
+        if castling {
+            let rank = from / 8 * 8;
+            let (king, rook) = if to > from { (6, 5) } else { (2, 3) };
+            self.0[to] = 0;
+            self.0[rank + king] = piece;
+            self.0[rank + rook] = Mailbox::OTHER | (piece & Mailbox::BLACK);
+        } else {
+            if en_passant {
+                self.0[from / 8 * 8 + to % 8] = 0;
+            }
+            self.0[to] = if mv.promotion.is_some() {
+                Mailbox::OTHER | (piece & Mailbox::BLACK)
+            } else {
+                piece
+            };
+        }
+        MoveCode::encode_kind(mv, castling, en_passant)
+    }
+}
+
+/// Encodes a line of legal moves played from the start position.
+pub fn encode_line(moves: &[Move]) -> Vec<MoveCode> {
+    let mut board = Mailbox::start();
+    moves.iter().map(|&mv| board.code_and_play(mv)).collect()
 }
 
 /// The node of the game's current position, or `None` when the game has left the book (or
@@ -69,11 +120,10 @@ pub fn locate(book: &Book, game: &Game) -> Option<u32> {
     if !starts_from_standard(game) {
         return None;
     }
-    let mut board = Board::default();
+    let mut board = Mailbox::start();
     let mut node = ROOT;
     for &mv in game.moves() {
-        node = book.reply(node, MoveCode::encode(&board, mv))?;
-        board.play_unchecked(mv);
+        node = book.reply(node, board.code_and_play(mv))?;
     }
     Some(node)
 }
@@ -114,8 +164,19 @@ pub fn choose(book: &Book, game: &Game, max_plies: usize, rng: &mut Rng) -> Opti
     }
     let node = locate(book, game)?;
     let side = game.board().side_to_move();
-    let (rating, tied) = best_replies(book, node, side)?;
-    let pick = tied[rng.below(tied.len())];
+    let best = |c: u32| book.rating(c);
+    let rating = match side {
+        Color::White => book.counted_replies(node).map(best).max()?,
+        Color::Black => book.counted_replies(node).map(best).min()?,
+    };
+    let tied = book
+        .counted_replies(node)
+        .filter(|&c| book.rating(c) == rating)
+        .count();
+    let pick = book
+        .counted_replies(node)
+        .filter(|&c| book.rating(c) == rating)
+        .nth(rng.below(tied))?;
     let mv = book.mv(pick);
     if !game.board().is_legal(mv) {
         return None;
@@ -124,7 +185,7 @@ pub fn choose(book: &Book, game: &Game, max_plies: usize, rng: &mut Rng) -> Opti
         mv,
         node: pick,
         rating,
-        tied: tied.len(),
+        tied,
         replies: book.replies(node).count(),
     })
 }
@@ -177,6 +238,30 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(picks(3), picks(3));
+    }
+
+    #[test]
+    fn the_quick_encoder_agrees_with_the_board() {
+        // Castling both ways, en passant, promotion with capture, captures by and of kings.
+        for line in [
+            "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 e1g1 g8f6 d2d3 d7d6 c1g5 c8g4 b1c3 d8d7 d1d2 e8c8",
+            "e2e4 a7a6 e4e5 d7d5 e5d6 c7d6 a2a4 b7b5 a4b5 a6a5 b5b6 a5a4 b6b7 a4a3 b7a8q a3b2 a8b8 b2a1n",
+            "e2e4 f7f5 e4f5 e8f7 f5f6 f7f6 d2d4 f6f7 d1h5 g7g6 h5g6 h7g6",
+        ] {
+            let moves: Vec<&str> = line.split_whitespace().collect();
+            let g = Game::from_uci(None, &moves, false).unwrap();
+            let mut board = Board::default();
+            let slow: Vec<MoveCode> = g
+                .moves()
+                .iter()
+                .map(|&mv| {
+                    let c = MoveCode::encode(&board, mv);
+                    board.play_unchecked(mv);
+                    c
+                })
+                .collect();
+            assert_eq!(encode_line(g.moves()), slow, "{line}");
+        }
     }
 
     #[test]

@@ -170,6 +170,37 @@ pub fn node_report(book: &Book, overview: &Overview, node: u32, board: &Board) -
     lines
 }
 
+/// The built-in book's replies for a position, for `tropa analyse`: the game's line is followed
+/// from the start position; a position set up by FEN is looked up wherever it occurs in the tree.
+pub fn for_analysis(game: &crate::rules::Game) -> Vec<String> {
+    let book = match super::builtin() {
+        Ok(book) => book,
+        Err(e) => return vec![format!("{e}")],
+    };
+    let found = if super::probe::starts_from_standard(game) {
+        super::probe::locate(book, game)
+            .map(|node| (node, game.board().clone()))
+            .into_iter()
+            .collect()
+    } else {
+        find_position(book, game.board())
+    };
+    match found.first() {
+        Some((node, board)) => {
+            let mut lines = vec![format!(
+                "book (built-in), {}",
+                node_report(book, &Overview::new(book), *node, board).join("\n")
+            )];
+            lines.push(String::new());
+            lines
+        }
+        None => vec![
+            "book (built-in): the position is not in the book".into(),
+            String::new(),
+        ],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,5 +239,17 @@ mod tests {
             "{text}"
         );
         assert_eq!(line_to(&book, b).len(), 4);
+    }
+
+    #[test]
+    fn analysis_shows_the_built_in_replies() {
+        let game = crate::rules::Game::from_uci(None, &["e2e4"], false).unwrap();
+        let text = for_analysis(&game).join("\n");
+        assert!(
+            text.starts_with("book (built-in), after 1. e4") && text.contains("c5"),
+            "{text}"
+        );
+        let out = crate::rules::Game::from_uci(None, &["a2a3"], false).unwrap();
+        assert!(for_analysis(&out)[0].contains("not in the book"));
     }
 }

@@ -83,6 +83,13 @@ pub enum BookCommand {
     },
 }
 
+/// Prints a line; a closed pipe (`tropa book show | head`) ends the output quietly.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 fn open(path: Option<&Path>) -> Result<(Book, String), String> {
     match path {
         Some(p) => Book::load(p)
@@ -151,7 +158,7 @@ pub fn run(command: BookCommand) -> Result<(), String> {
                 &mut |warning| eprintln!("warning: {warning}"),
             )?;
             book.save(&output).map_err(|e| e.to_string())?;
-            println!(
+            say!(
                 "{} games from the start position, {} in the five trees ({} with another first move; skipped: {} from set-up positions, {} with a bad move, {} without moves)",
                 report.games,
                 report.in_trees,
@@ -160,12 +167,12 @@ pub fn run(command: BookCommand) -> Result<(), String> {
                 report.rejected.len(),
                 report.empty
             );
-            println!(
+            say!(
                 "{} leaf positions searched to depth {eval_depth} on {threads} threads in {:.1} s",
                 report.searched,
                 start.elapsed().as_secs_f64()
             );
-            println!(
+            say!(
                 "{}; {} bytes written to {}",
                 summary(&book, "built"),
                 book.to_bytes().len(),
@@ -176,12 +183,12 @@ pub fn run(command: BookCommand) -> Result<(), String> {
         BookCommand::Show { book, fen, moves } => {
             let (book, name) = open(book.as_deref())?;
             let overview = Overview::new(&book);
-            println!("{}", summary(&book, &name));
+            say!("{}", summary(&book, &name));
             let nodes = if let Some(fen) = fen {
                 let board = crate::rules::parse_fen(&fen, false).map_err(|e| e.to_string())?;
                 let found = find_position(&book, &board);
                 if found.is_empty() {
-                    println!("the position is not in the book");
+                    say!("the position is not in the book");
                 }
                 found
             } else {
@@ -195,15 +202,15 @@ pub fn run(command: BookCommand) -> Result<(), String> {
                 match crate::book::probe::locate(&book, &game) {
                     Some(node) => vec![(node, game.board().clone())],
                     None => {
-                        println!("the line leaves the book: the search takes over");
+                        say!("the line leaves the book: the search takes over");
                         Vec::new()
                     }
                 }
             };
             for (node, board) in nodes {
-                println!();
+                say!();
                 for line in node_report(&book, &overview, node, &board) {
-                    println!("{line}");
+                    say!("{line}");
                 }
             }
             Ok(())
@@ -224,7 +231,7 @@ pub fn run(command: BookCommand) -> Result<(), String> {
                 ));
             }
             book.save(&output).map_err(|e| e.to_string())?;
-            println!(
+            say!(
                 "{} entries: {} used, {} of weight 0 kept but never played, {} illegal, {} not reached within {plies} plies{}",
                 report.entries,
                 report.used,
@@ -233,7 +240,7 @@ pub fn run(command: BookCommand) -> Result<(), String> {
                 report.entries - report.used - report.illegal,
                 if report.truncated { " (node limit reached)" } else { "" }
             );
-            println!(
+            say!(
                 "{}; written to {}",
                 summary(&book, "imported"),
                 output.display()
@@ -245,7 +252,7 @@ pub fn run(command: BookCommand) -> Result<(), String> {
             let entries = polyglot::export(&book);
             crate::util::write_atomically(&output, &polyglot::write_entries(&entries))
                 .map_err(|e| format!("{}: {e}", output.display()))?;
-            println!(
+            say!(
                 "{} Polyglot entries from book {name} written to {}",
                 entries.len(),
                 output.display()
@@ -254,17 +261,19 @@ pub fn run(command: BookCommand) -> Result<(), String> {
         }
         BookCommand::Bench { book, batches } => {
             let (book, name) = open(book.as_deref())?;
-            println!("{}", summary(&book, &name));
+            say!("{}", summary(&book, &name));
             let r = crate::book::bench::bench(&book, batches);
-            println!(
+            say!(
                 "{} lines (mean {:.1} plies), median of {} batches:",
-                r.lines, r.mean_plies, r.batches
+                r.lines,
+                r.mean_plies,
+                r.batches
             );
-            println!(
+            say!(
                 "walk   {:.1} ns per probe (encoded line, arrays only)",
                 r.walk_ns
             );
-            println!(
+            say!(
                 "choose {:.1} ns per probe (replay and encode the game, walk, pick)",
                 r.choose_ns
             );

@@ -7,6 +7,7 @@
 //! `ucinewgame`) first end the running search. Bad input never changes the state: it gets an
 //! `info string error: …` line and the engine goes on with what it had.
 
+mod book;
 mod go;
 pub mod options;
 
@@ -71,6 +72,7 @@ pub struct Uci {
     specs: Vec<OptionSpec>,
     chess960: bool,
     search: Option<RunningSearch>,
+    book: book::BookSession,
 }
 
 struct UciReporter {
@@ -125,6 +127,7 @@ impl Uci {
             specs,
             chess960: false,
             search: None,
+            book: book::BookSession::new(),
         }
     }
 
@@ -153,11 +156,15 @@ impl Uci {
             "debug" | "register" => {}
             "ucinewgame" => {
                 self.finish_search();
+                self.book.end_game(&self.out);
                 self.lock_engine().clear();
                 self.game = Game::from_board(Board::default(), self.chess960);
             }
             "position" => match go::parse_position(args, self.chess960) {
-                Ok(game) => self.game = game,
+                Ok(game) => {
+                    self.book.position(&game, &self.out);
+                    self.game = game
+                }
                 Err(e) => self.out.error(&e),
             },
             "go" => self.go(args),
@@ -178,6 +185,7 @@ impl Uci {
                     search.control.stop();
                 }
                 self.finish_search();
+                self.book.end_game(&self.out);
                 return Flow::Quit;
             }
             "d" => {
@@ -200,6 +208,9 @@ impl Uci {
             Err(e) => return self.out.error(&e),
         };
         self.finish_search();
+        if book::BookSession::handles(name) {
+            return self.book.set_option(name, value, &self.out);
+        }
         let mut engine = self.lock_engine();
         match (name, value) {
             ("Hash", OptionValue::Int(mb)) => engine.set_hash(mb as usize),
@@ -230,6 +241,12 @@ impl Uci {
         for w in warnings {
             self.out.error(&w);
         }
+        if let Some((info, mv)) = self.book.go(&self.game, &limits, self.chess960) {
+            let text = move_to_uci(self.game.board(), mv, self.chess960);
+            self.out.line(&info);
+            return self.out.line(&format!("bestmove {text}"));
+        }
+        let book_log = self.book.log();
         let control = Arc::new(SearchControl::new());
         let engine = Arc::clone(&self.engine);
         let game = self.game.clone();
@@ -247,6 +264,9 @@ impl Uci {
                 };
                 let result = engine.search(&game, &limits, &thread_control, &mut reporter);
                 drop(engine);
+                if let (Some(best), false) = (result.best, limits.infinite) {
+                    book::record_search(&book_log, &game, best, result.score);
+                }
                 // In infinite or ponder mode the bestmove waits for `stop` (or `ponderhit`).
                 while (limits.infinite && !thread_control.stopped())
                     || (limits.ponder && thread_control.pondering() && !thread_control.stopped())
@@ -364,6 +384,7 @@ pub fn run(input: &mut impl BufRead, out: Output) {
         }
     }
     uci.wait_for_search();
+    uci.book.end_game(&out);
 }
 
 #[cfg(test)]
