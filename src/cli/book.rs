@@ -101,6 +101,26 @@ fn open(path: Option<&Path>) -> Result<(Book, String), String> {
     }
 }
 
+/// The position `book show` asks about.
+enum Target {
+    /// A position, found wherever it occurs in the tree.
+    Fen(crate::rules::Board),
+    /// A line from the start position.
+    Line(crate::rules::Game),
+}
+
+/// Fails early, before a long build, when the output's folder does not exist.
+fn check_writable(output: &Path) -> Result<(), String> {
+    match output.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => Err(format!(
+            "{}: the folder {} does not exist",
+            output.display(),
+            dir.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
 fn progress_bar(done: usize, total: usize, start: Instant) {
     let width = 30;
     let filled = (done * width).checked_div(total).unwrap_or(width);
@@ -135,6 +155,7 @@ pub fn run(command: BookCommand) -> Result<(), String> {
         } => {
             let threads = threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            check_writable(&output)?;
             let config = BuildConfig {
                 files: pgn,
                 plies,
@@ -182,30 +203,40 @@ pub fn run(command: BookCommand) -> Result<(), String> {
         }
         BookCommand::Show { book, fen, moves } => {
             let (book, name) = open(book.as_deref())?;
+            // Check the position before printing anything.
+            let target = match fen {
+                Some(fen) => {
+                    Target::Fen(crate::rules::parse_fen(&fen, false).map_err(|e| e.to_string())?)
+                }
+                None => {
+                    let words: Vec<&str> = moves
+                        .iter()
+                        .map(String::as_str)
+                        .filter(|w| !w.is_empty())
+                        .collect();
+                    Target::Line(
+                        crate::rules::Game::from_uci(None, &words, false)
+                            .map_err(|e| e.to_string())?,
+                    )
+                }
+            };
             let overview = Overview::new(&book);
             say!("{}", summary(&book, &name));
-            let nodes = if let Some(fen) = fen {
-                let board = crate::rules::parse_fen(&fen, false).map_err(|e| e.to_string())?;
-                let found = find_position(&book, &board);
-                if found.is_empty() {
-                    say!("the position is not in the book");
+            let nodes = match target {
+                Target::Fen(board) => {
+                    let found = find_position(&book, &board);
+                    if found.is_empty() {
+                        say!("the position is not in the book");
+                    }
+                    found
                 }
-                found
-            } else {
-                let words: Vec<&str> = moves
-                    .iter()
-                    .map(String::as_str)
-                    .filter(|w| !w.is_empty())
-                    .collect();
-                let game =
-                    crate::rules::Game::from_uci(None, &words, false).map_err(|e| e.to_string())?;
-                match crate::book::probe::locate(&book, &game) {
+                Target::Line(game) => match crate::book::probe::locate(&book, &game) {
                     Some(node) => vec![(node, game.board().clone())],
                     None => {
                         say!("the line leaves the book: the search takes over");
                         Vec::new()
                     }
-                }
+                },
             };
             for (node, board) in nodes {
                 say!();
@@ -224,6 +255,7 @@ pub fn run(command: BookCommand) -> Result<(), String> {
             let name = input.display().to_string();
             let bytes = std::fs::read(&input).map_err(|e| format!("{name}: {e}"))?;
             let entries = polyglot::read_entries(&bytes, &name)?;
+            check_writable(&output)?;
             let (book, report) = polyglot::import(&entries, plies.max(1), max_nodes.max(1));
             if book.replies(ROOT).next().is_none() {
                 return Err(format!(
