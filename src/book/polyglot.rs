@@ -130,31 +130,27 @@ pub fn write_entries(entries: &[Entry]) -> Vec<u8> {
 
 /// The Polyglot entries of a book (see the module note for the weights).
 pub fn export(book: &Book) -> Vec<Entry> {
-    let mut boards: Vec<Option<Board>> = vec![None; book.len()];
-    boards[0] = Some(Board::default());
     let mut best: HashMap<(u64, u16), u16> = HashMap::new();
-    for node in 0..book.len() as u32 {
-        let Some(board) = boards[node as usize].take() else {
-            continue;
-        };
-        let Some((_, tied)) = best_replies(book, node, board.side_to_move()) else {
-            continue;
-        };
-        let k = key(&board);
+    let walked = book.walk_positions(|node, board| {
+        if book.replies(node).next().is_none() {
+            return Ok(());
+        }
+        let tied = best_replies(book, node, board.side_to_move())
+            .map(|(_, tied)| tied)
+            .unwrap_or_default();
+        let k = key(board);
         for c in book.replies(node) {
-            let mv = book.mv(c);
             let weight = match (tied.contains(&c), book.counts_are_weights()) {
                 (false, _) => 0,
                 (true, true) => book.games(c).min(u32::from(u16::MAX)) as u16,
                 (true, false) => book.games(c).clamp(1, u32::from(u16::MAX)) as u16,
             };
-            let slot = best.entry((k, encode_move(mv))).or_insert(weight);
+            let slot = best.entry((k, encode_move(book.mv(c)))).or_insert(weight);
             *slot = (*slot).max(weight);
-            let mut next = board.clone();
-            next.play_unchecked(mv);
-            boards[c as usize] = Some(next);
         }
-    }
+        Ok(())
+    });
+    debug_assert!(walked.is_ok(), "a checked book replays");
     best.into_iter()
         .map(|((key, mv), weight)| Entry {
             key,
@@ -323,6 +319,20 @@ mod tests {
         let first = write_entries(&export(&own));
         let (again, _) = import(&read_entries(&first, "x").unwrap(), 12, 1_000_000);
         assert_eq!(write_entries(&export(&again)), first);
+    }
+
+    #[test]
+    fn lines_after_never_played_moves_survive_the_round_trip() {
+        // Black's only book reply to 1.e4 has weight 0, yet the book goes on after it.
+        let entries = vec![
+            entry("", "e2e4", 5),
+            entry("e2e4", "e7e5", 0),
+            entry("e2e4 e7e5", "g1f3", 3),
+        ];
+        let original = write_entries(&entries);
+        let (book, _) = import(&entries, 12, 1000);
+        book.check().unwrap();
+        assert_eq!(write_entries(&export(&book)), original);
     }
 
     #[test]

@@ -120,22 +120,13 @@ pub fn line_to(book: &Book, node: u32) -> Vec<Move> {
 /// Every node whose position is `target` (a position can be reached by several move orders).
 pub fn find_position(book: &Book, target: &Board) -> Vec<(u32, Board)> {
     let key = repetition_key(target);
-    let mut boards: Vec<Option<Board>> = vec![None; book.len()];
-    boards[0] = Some(Board::default());
     let mut found = Vec::new();
-    for i in 0..book.len() as u32 {
-        let Some(board) = boards[i as usize].take() else {
-            continue;
-        };
-        for c in book.replies(i) {
-            let mut next = board.clone();
-            next.play_unchecked(book.mv(c));
-            boards[c as usize] = Some(next);
+    let _ = book.walk_positions(|node, board| {
+        if repetition_key(board) == key {
+            found.push((node, board.clone()));
         }
-        if repetition_key(&board) == key {
-            found.push((i, board));
-        }
-    }
+        Ok(())
+    });
     found
 }
 

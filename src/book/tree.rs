@@ -18,6 +18,7 @@
 use super::code::{code_of, pack, rating_of, unpack, MoveCode, Rating};
 use super::rating::{blend, rating};
 use crate::rules::{Board, Color, Move};
+use std::collections::HashMap;
 
 /// An opening book: the seed's arrays and their statistics.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -282,6 +283,38 @@ impl Book {
         }
     }
 
+    /// Visits every node in index order (parents first) with the position after its move,
+    /// checking on the way that every move is legal where it stands. Only the positions still to
+    /// be visited are kept, so a large book needs little memory.
+    pub fn walk_positions(
+        &self,
+        mut visit: impl FnMut(u32, &Board) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let mut pending: HashMap<u32, Board> = HashMap::new();
+        pending.insert(ROOT, Board::default());
+        for node in 0..self.len() as u32 {
+            let board = pending
+                .remove(&node)
+                .ok_or_else(|| format!("node {node} unreachable"))?;
+            for c in self.replies(node) {
+                let code = self.code(c);
+                let mv = code
+                    .decode()
+                    .ok_or_else(|| format!("node {c}: {code} is not a move"))?;
+                if !board.is_legal(mv) || MoveCode::encode(&board, mv) != code {
+                    return Err(format!(
+                        "node {c}: move {code} is not legal after node {node}"
+                    ));
+                }
+                let mut next = board.clone();
+                next.play_unchecked(mv);
+                pending.insert(c, next);
+            }
+            visit(node, &board)?;
+        }
+        Ok(())
+    }
+
     /// Checks every invariant: array lengths, forward links, one parent per node, valid codes,
     /// distinct replies, legal moves, ratings equal to the minimax of the replies' ratings.
     pub fn check(&self) -> Result<(), String> {
@@ -327,29 +360,18 @@ impl Book {
                 return Err(format!("node {i}: more points than games allow"));
             }
         }
-        // Legality: replay every node's move in its position; parents come first.
-        let mut boards: Vec<Option<Board>> = vec![None; n];
-        boards[0] = Some(Board::default());
-        for i in 0..n {
-            let board = boards[i]
-                .take()
-                .ok_or_else(|| format!("node {i} unreachable"))?;
+        // Legality and distinct replies, position by position.
+        self.walk_positions(|node, _| {
             let mut seen = Vec::new();
-            for c in self.replies(i as u32) {
+            for c in self.replies(node) {
                 let code = self.code(c);
                 if seen.contains(&code) {
-                    return Err(format!("node {i}: reply {code} appears twice"));
+                    return Err(format!("node {node}: reply {code} appears twice"));
                 }
                 seen.push(code);
-                let mv = self.mv(c);
-                if !board.is_legal(mv) || MoveCode::encode(&board, mv) != code {
-                    return Err(format!("node {c}: move {code} is not legal after node {i}"));
-                }
-                let mut next = board.clone();
-                next.play_unchecked(mv);
-                boards[c as usize] = Some(next);
             }
-        }
+            Ok(())
+        })?;
         let depth = self.depths();
         for (i, &d) in depth.iter().enumerate().skip(1) {
             let ratings = self.counted_replies(i as u32).map(|c| self.rating(c));
