@@ -88,3 +88,13 @@ pub fn run(depth: i32, hash_mb: usize) -> u64 {
     );
     total_nodes
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn node_count_is_deterministic() {
+        let first = super::run(5, 4);
+        assert!(first > 10_000);
+        assert_eq!(first, super::run(5, 4));
+    }
+}

@@ -423,6 +423,19 @@ fn iterate(
             }
         }
         if worker.stopped() {
+            // A move that beat the previous best in the unfinished iteration is better
+            // information than the last completed one (the previous best is searched first).
+            let best = &worker.root_moves[0];
+            if main && lines == 1 && best.score > -INFINITY && Some(best.mv) != completed.best {
+                completed = SearchResult {
+                    best: Some(best.mv),
+                    ponder: best.pv.get(1).copied(),
+                    score: best.score,
+                    depth: completed.depth,
+                    nodes: 0,
+                    pv: best.pv.clone(),
+                };
+            }
             break;
         }
         let best = &worker.root_moves[0];

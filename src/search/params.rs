@@ -52,3 +52,9 @@ pub const DELTA_MARGIN: i32 = 150;
 /// Internal iterative reduction: nodes without a TT move are searched one ply shallower from
 /// this depth on.
 pub const IIR_MIN_DEPTH: i32 = 4;
+
+/// Singular extensions from this depth on.
+pub const SE_MIN_DEPTH: i32 = 8;
+/// The other moves must stay this much per ply of depth below the TT score for the TT move to
+/// count as singular.
+pub const SE_MARGIN: i32 = 2;

@@ -31,6 +31,8 @@ struct Frame {
     moved: Option<PieceTo>,
     /// The move from this ply was a null move.
     null: bool,
+    /// A move left out of this node's search (the singular-extension test).
+    excluded: Option<Move>,
 }
 
 /// Result of one root move at the last completed iteration.
@@ -329,6 +331,7 @@ impl Worker {
         cut_node: bool,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
+        let excluded = self.frames[ply].excluded;
         self.pv[ply].clear();
 
         // Step 1. Quiescence at the horizon.
@@ -367,7 +370,7 @@ impl Worker {
         let key = board.hash();
         let tt_hit = shared.tt.probe(key, ply);
         let tt_move = tt_hit.and_then(|h| h.mv);
-        if let Some(hit) = tt_hit {
+        if let Some(hit) = tt_hit.filter(|_| excluded.is_none()) {
             if !pv_node && hit.depth >= depth {
                 let usable = match hit.bound {
                     Bound::Exact => true,
@@ -406,7 +409,7 @@ impl Worker {
             (None, _) => -INFINITY,
         };
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_none() {
             // Step 6. Reverse futility pruning: far above beta with little depth left.
             if depth <= RFP_MAX_DEPTH
                 && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
@@ -465,7 +468,7 @@ impl Worker {
 
         // Step 8. Internal iterative reduction: without a TT move the ordering is poor, so
         // search shallower and let the next iteration come back with a move.
-        if depth >= IIR_MIN_DEPTH && tt_move.is_none() {
+        if depth >= IIR_MIN_DEPTH && tt_move.is_none() && excluded.is_none() {
             depth -= 1;
         }
 
@@ -488,6 +491,9 @@ impl Worker {
 
         while let Some(scored) = picker.next(board, &self.history) {
             let mv = scored.mv;
+            if Some(mv) == excluded {
+                continue;
+            }
             let capture = is_capture(board, mv);
             let quiet = !capture && mv.promotion.is_none();
             let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
@@ -515,17 +521,53 @@ impl Worker {
                 }
             }
 
+            // Step 11. Singular extension: if every other move falls well short of the TT
+            // move's score, the TT move is forced and gets a ply more. If even the others
+            // reach beta, the node is cut ("multi-cut").
+            let mut singular = false;
+            if let Some(hit) = tt_hit.filter(|h| {
+                Some(mv) == tt_move
+                    && ply > 0
+                    && depth >= SE_MIN_DEPTH
+                    && excluded.is_none()
+                    && h.depth >= depth - 3
+                    && h.bound != Bound::Upper
+                    && !is_mate_score(h.score)
+            }) {
+                let singular_beta = hit.score - SE_MARGIN * depth;
+                self.frames[ply].excluded = Some(mv);
+                let score = self.negamax(
+                    board,
+                    shared,
+                    singular_beta - 1,
+                    singular_beta,
+                    (depth - 1) / 2,
+                    ply,
+                    cut_node,
+                );
+                self.frames[ply].excluded = None;
+                if self.stopped {
+                    return 0;
+                }
+                if score < singular_beta {
+                    singular = true;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
+
             let mut child = board.clone();
             child.play_unchecked(mv);
             shared.tt.prefetch(child.hash());
             self.push(&child, board, mv, ply);
             let gives_check = !child.checkers().is_empty();
 
-            // Step 11. Check extension (seed 001): a check does not use up depth.
-            let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            // Step 12. Check extension (seed 001): a check does not use up depth.
+            let extension =
+                i32::from((gives_check || singular) && ply < 2 * self.root_depth as usize);
             let new_depth = depth - 1 + extension;
 
-            // Step 12. NegaScout with late-move reductions.
+            // Step 13. NegaScout with late-move reductions.
             let score = if moves_searched == 0 {
                 -self.negamax(&child, shared, -beta, -alpha, new_depth, ply + 1, false)
             } else {
@@ -549,7 +591,7 @@ impl Worker {
                             .clamp(-2 * LMR_HISTORY_DIVISOR, 2 * LMR_HISTORY_DIVISOR)
                             / LMR_HISTORY_DIVISOR;
                     }
-                    reduction = reduction.clamp(0, new_depth - 1);
+                    reduction = reduction.min(new_depth - 1).max(0);
                 }
                 let mut s = -self.negamax(
                     &child,
@@ -594,7 +636,7 @@ impl Worker {
                         head[ply].extend_from_slice(&tail[0]);
                     }
                     if score >= beta {
-                        // Step 13. A cut-off: teach the ordering.
+                        // Step 14. A cut-off: teach the ordering.
                         if quiet {
                             self.history.add_killer(ply, mv);
                             self.history.set_counter(prev[0], mv);
@@ -610,9 +652,12 @@ impl Worker {
             }
         }
 
-        // Step 14. No legal move: mate ("INFINITY − ply") or stalemate.
+        // Step 15. No legal move: mate ("INFINITY − ply") or stalemate.
         // Pruning skips moves only after one has been searched, so none searched means none exist.
         if moves_searched == 0 {
+            if excluded.is_some() {
+                return alpha;
+            }
             return if in_check {
                 -MATE + ply as i32
             } else {
@@ -620,7 +665,10 @@ impl Worker {
             };
         }
 
-        // Step 15. Store the result.
+        // Step 16. Store the result (not for a search with a move left out).
+        if excluded.is_some() {
+            return best_score;
+        }
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_move.is_some() && best_score > original_alpha {

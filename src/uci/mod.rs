@@ -16,6 +16,7 @@ use crate::rules::{Board, Game, Move};
 use crate::search::{Engine, Progress, Reporter, ScoreBound, SearchControl};
 use options::{declared, parse_setoption, spin_default, OptionSpec, OptionValue};
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -62,6 +63,9 @@ pub enum Flow {
 struct RunningSearch {
     control: Arc<SearchControl>,
     handle: JoinHandle<()>,
+    /// Set by the search thread just before it prints `bestmove`: from then on the GUI may send
+    /// the next `go`, and the thread is only moments from ending.
+    answered: Arc<AtomicBool>,
 }
 
 /// Protocol state.
@@ -231,6 +235,13 @@ impl Uci {
     }
 
     fn go(&mut self, args: &str) {
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.answered.load(Ordering::Acquire))
+        {
+            self.finish_search();
+        }
         if self.search.is_some() {
             return self.out.error("already searching; send stop first");
         }
@@ -253,6 +264,8 @@ impl Uci {
         let out = self.out.clone();
         let chess960 = self.chess960;
         let thread_control = Arc::clone(&control);
+        let answered = Arc::new(AtomicBool::new(false));
+        let thread_answered = Arc::clone(&answered);
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
@@ -291,10 +304,17 @@ impl Uci {
                     }
                     None => "bestmove 0000".to_string(),
                 };
+                thread_answered.store(true, Ordering::Release);
                 out.line(&text);
             });
         match spawned {
-            Ok(handle) => self.search = Some(RunningSearch { control, handle }),
+            Ok(handle) => {
+                self.search = Some(RunningSearch {
+                    control,
+                    handle,
+                    answered,
+                })
+            }
             Err(e) => self
                 .out
                 .error(&format!("cannot start the search thread: {e}")),
@@ -310,7 +330,11 @@ impl Uci {
     }
 
     fn reap_finished_search(&mut self) {
-        if self.search.as_ref().is_some_and(|s| s.handle.is_finished()) {
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.handle.is_finished() || s.answered.load(Ordering::Acquire))
+        {
             self.finish_search();
         }
     }
@@ -432,6 +456,27 @@ mod tests {
         let best = out.lines().find(|l| l.starts_with("bestmove")).unwrap();
         let mv = best.split_whitespace().nth(1).unwrap();
         assert!(mv.ends_with('6') || mv.ends_with('5'), "{best}");
+    }
+
+    #[test]
+    fn go_right_after_bestmove_is_accepted() {
+        // A GUI sends the next `go` as soon as it reads `bestmove`, possibly before the search
+        // thread has ended; that must not be taken for "already searching". Here the previous
+        // search thread has answered but is slow to end.
+        let capture = Capture::default();
+        let mut uci = Uci::new(Output::to(capture.clone()));
+        let handle =
+            std::thread::spawn(|| std::thread::sleep(std::time::Duration::from_millis(100)));
+        uci.search = Some(RunningSearch {
+            control: Arc::new(SearchControl::new()),
+            handle,
+            answered: Arc::new(AtomicBool::new(true)),
+        });
+        uci.handle("go depth 1");
+        uci.handle("quit");
+        let out = String::from_utf8(capture.0.lock().unwrap().clone()).unwrap();
+        assert!(!out.contains("already searching"), "{out}");
+        assert!(out.contains("bestmove"), "{out}");
     }
 
     #[test]
