@@ -11,7 +11,6 @@ use super::history::{History, PieceTo};
 use crate::rules::see::see;
 use crate::rules::{is_capture, BitBoard, Board, Move, Piece, Rank, Square};
 
-const MAX_MOVES: usize = 256;
 const TT_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
 const RECAPTURE: i32 = 100_000;
@@ -63,20 +62,19 @@ pub struct MovePicker {
     stage: Stage,
     mode: GenMode,
     ctx: OrderContext,
-    moves: [ScoredMove; MAX_MOVES],
-    len: usize,
+    moves: Vec<ScoredMove>,
     next: usize,
 }
 
-/// Generates the legal moves of `mode` into `out`, returning how many.
-fn generate(board: &Board, mode: GenMode, out: &mut [ScoredMove; MAX_MOVES]) -> usize {
+/// Generates the legal moves of `mode` into `out`.
+fn generate(board: &Board, mode: GenMode, out: &mut Vec<ScoredMove>) {
     let us = board.side_to_move();
     let enemy = board.colors(!us);
     let ep = board.en_passant().map_or(BitBoard::EMPTY, |f| {
         Square::new(f, Rank::Sixth.relative_to(us)).bitboard()
     });
     let promotion_rank = Rank::Eighth.relative_to(us).bitboard();
-    let mut len = 0;
+    out.clear();
     board.generate_moves(|mut pm| {
         if mode == GenMode::Noisy {
             let mut targets = pm.to & enemy;
@@ -89,12 +87,10 @@ fn generate(board: &Board, mode: GenMode, out: &mut [ScoredMove; MAX_MOVES]) -> 
             if mode == GenMode::Noisy && mv.promotion.is_some_and(|p| p != Piece::Queen) {
                 continue;
             }
-            out[len] = ScoredMove { mv, score: 0 };
-            len += 1;
+            out.push(ScoredMove { mv, score: 0 });
         }
         false
     });
-    len
 }
 
 /// MVV/LVA score of a capture or promotion: victim value first, then the cheaper attacker.
@@ -109,17 +105,23 @@ fn mvv_lva(board: &Board, mv: Move) -> i32 {
 }
 
 impl MovePicker {
-    /// A picker over all legal moves (main search).
-    pub fn new(ctx: OrderContext) -> Self {
-        Self::with_mode(ctx, GenMode::All)
+    /// A picker over all legal moves (main search). `buffer` is reused storage for the move
+    /// list (its contents are discarded); get it back with `into_buffer`.
+    pub fn new(ctx: OrderContext, buffer: Vec<ScoredMove>) -> Self {
+        Self::with_mode(ctx, GenMode::All, buffer)
     }
 
     /// A picker over captures and queen promotions (quiescence search).
-    pub fn noisy(ctx: OrderContext) -> Self {
-        Self::with_mode(ctx, GenMode::Noisy)
+    pub fn noisy(ctx: OrderContext, buffer: Vec<ScoredMove>) -> Self {
+        Self::with_mode(ctx, GenMode::Noisy, buffer)
     }
 
-    fn with_mode(ctx: OrderContext, mode: GenMode) -> Self {
+    /// The move list storage, for reuse by the next picker at the same ply.
+    pub fn into_buffer(self) -> Vec<ScoredMove> {
+        self.moves
+    }
+
+    fn with_mode(ctx: OrderContext, mode: GenMode, buffer: Vec<ScoredMove>) -> Self {
         MovePicker {
             stage: if ctx.tt_move.is_some() {
                 Stage::TtMove
@@ -128,15 +130,7 @@ impl MovePicker {
             },
             mode,
             ctx,
-            moves: [ScoredMove {
-                mv: Move {
-                    from: Square::A1,
-                    to: Square::A1,
-                    promotion: None,
-                },
-                score: 0,
-            }; MAX_MOVES],
-            len: 0,
+            moves: buffer,
             next: 0,
         }
     }
@@ -163,16 +157,16 @@ impl MovePicker {
                     }
                 }
                 Stage::Generate => {
-                    self.len = generate(board, self.mode, &mut self.moves);
+                    generate(board, self.mode, &mut self.moves);
                     self.score_all(board, history);
                     self.stage = Stage::Pick;
                 }
                 Stage::Pick => {
-                    if self.next >= self.len {
+                    if self.next >= self.moves.len() {
                         return None;
                     }
                     let mut best = self.next;
-                    for i in self.next + 1..self.len {
+                    for i in self.next + 1..self.moves.len() {
                         if self.moves[i].score > self.moves[best].score {
                             best = i;
                         }
@@ -191,7 +185,7 @@ impl MovePicker {
 
     fn score_all(&mut self, board: &Board, history: &History) {
         let us = board.side_to_move();
-        for entry in &mut self.moves[..self.len] {
+        for entry in &mut self.moves {
             let mv = entry.mv;
             entry.score = if is_capture(board, mv) || mv.promotion.is_some() {
                 let order = mvv_lva(board, mv);
@@ -230,9 +224,9 @@ mod tests {
         let board = parse_fen(fen, false).unwrap();
         let history = History::new();
         let mut picker = if noisy {
-            MovePicker::noisy(ctx)
+            MovePicker::noisy(ctx, Vec::new())
         } else {
-            MovePicker::new(ctx)
+            MovePicker::new(ctx, Vec::new())
         };
         let mut out = Vec::new();
         while let Some(m) = picker.next(&board, &history) {

@@ -8,7 +8,7 @@
 //! seed wants repetitions detected.
 
 use super::history::{History, PieceTo};
-use super::movepick::{MovePicker, OrderContext};
+use super::movepick::{MovePicker, OrderContext, ScoredMove};
 use super::params::*;
 use super::tt::{Bound, TranspositionTable};
 use super::{SearchControl, INFINITY, MATE, MAX_PLY};
@@ -65,6 +65,8 @@ pub struct Worker {
     keys: Vec<u64>,
     frames: Vec<Frame>,
     pv: Vec<Vec<Move>>,
+    /// Move-list storage per ply, lent to each node's move picker.
+    move_buffers: Vec<Vec<ScoredMove>>,
     lmr: Vec<[i32; 64]>,
     contempt: i32,
     root_depth: i32,
@@ -119,6 +121,7 @@ impl Worker {
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
+            move_buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
             lmr: lmr_table(),
             contempt: 0,
             root_depth: 0,
@@ -481,7 +484,7 @@ impl Worker {
             last_to: prev[0].map(|p| p.to),
             prev,
         };
-        let mut picker = MovePicker::new(ctx);
+        let mut picker = MovePicker::new(ctx, std::mem::take(&mut self.move_buffers[ply]));
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut moves_searched = 0;
@@ -652,6 +655,8 @@ impl Worker {
             }
         }
 
+        self.move_buffers[ply] = picker.into_buffer();
+
         // Step 15. No legal move: mate ("INFINITY − ply") or stalemate.
         // Pruning skips moves only after one has been searched, so none searched means none exist.
         if moves_searched == 0 {
@@ -746,10 +751,11 @@ impl Worker {
             prev,
             ..Default::default()
         };
+        let buffer = std::mem::take(&mut self.move_buffers[ply]);
         let mut picker = if in_check {
-            MovePicker::new(ctx)
+            MovePicker::new(ctx, buffer)
         } else {
-            MovePicker::noisy(ctx)
+            MovePicker::noisy(ctx, buffer)
         };
         let mut best_move = None;
         let mut any_move = false;
@@ -789,6 +795,7 @@ impl Worker {
                 }
             }
         }
+        self.move_buffers[ply] = picker.into_buffer();
         if in_check && !any_move {
             return -MATE + ply as i32;
         }
