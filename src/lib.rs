@@ -6,6 +6,7 @@
 pub mod book;
 pub mod cli;
 pub mod eval;
+pub mod fuzz;
 pub mod rules;
 pub mod search;
 pub mod uci;

@@ -53,9 +53,15 @@ pub const POSITIONS: [&str; 36] = [
 
 /// Runs the bench at `depth`; prints one line per position and the total. Returns the node count.
 pub fn run(depth: i32, hash_mb: usize) -> u64 {
+    run_with_threads(depth, hash_mb, 1)
+}
+
+/// The bench on `threads` search threads (Lazy SMP). Only the one-thread count is deterministic;
+/// more threads exercise the shared table and the helpers (a stress test, not a signature).
+pub fn run_with_threads(depth: i32, hash_mb: usize, threads: usize) -> u64 {
     let mut total_nodes = 0;
     let start = Instant::now();
-    let mut engine = Engine::new(hash_mb, 1);
+    let mut engine = Engine::new(hash_mb, threads.max(1));
     for (i, fen) in POSITIONS.iter().enumerate() {
         engine.clear();
         let game = Game::from_uci(Some(fen), &[], false).expect("bench positions are valid");

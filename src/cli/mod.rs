@@ -30,6 +30,9 @@ pub enum Command {
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 16)]
         hash: usize,
+        /// Search threads (node counts are deterministic only with 1).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Count leaf nodes of the move tree, split by root move.
     Perft {
@@ -121,8 +124,12 @@ pub fn main() -> i32 {
             crate::uci::run(&mut std::io::stdin().lock(), crate::uci::Output::stdout());
             Ok(())
         }
-        Some(Command::Bench { depth, hash }) => {
-            bench::run(depth.clamp(1, 64), hash.max(1));
+        Some(Command::Bench {
+            depth,
+            hash,
+            threads,
+        }) => {
+            bench::run_with_threads(depth.clamp(1, 64), hash.max(1), threads.clamp(1, 256));
             Ok(())
         }
         Some(Command::Perft {

@@ -146,11 +146,27 @@ pub const HANGING: Block = Block::after(XRAY, "hanging piece", 6);
 pub const THREAT: Block = Block::after(HANGING, "threats", 3);
 /// Having the move.
 pub const TEMPO: Block = Block::after(THREAT, "tempo", 1);
+/// Safe checks available to each piece kind: squares from which it would check the enemy
+/// king, that it attacks, and that the enemy does not defend.
+pub const SAFE_CHECK: Block = Block::after(TEMPO, "safe checks", 6);
+/// Own pawns storming the enemy king: the most advanced pawn on each file at the enemy king,
+/// by its relative rank (0 = none).
+pub const PAWN_STORM: Block = Block::after(SAFE_CHECK, "pawn storm", 8);
+/// A knight (index 0) or bishop (1) on ranks 4–6, defended by a pawn, that no enemy pawn can
+/// chase away.
+pub const OUTPOST: Block = Block::after(PAWN_STORM, "outpost", 2);
+/// Per own pawn on the squares of a bishop's colour (the "bad bishop").
+pub const BISHOP_PAWNS: Block = Block::after(OUTPOST, "bishop own pawns same colour", 1);
+/// A rook on the file behind an own passed pawn.
+pub const ROOK_BEHIND_PASSER: Block = Block::after(BISHOP_PAWNS, "rook behind passed pawn", 1);
+/// A passed pawn the enemy king cannot catch (rule of the square), with no enemy pieces left.
+pub const UNSTOPPABLE_PASSER: Block =
+    Block::after(ROOK_BEHIND_PASSER, "unstoppable passed pawn", 1);
 /// Total number of parameters.
-pub const COUNT: usize = TEMPO.start + TEMPO.len;
+pub const COUNT: usize = UNSTOPPABLE_PASSER.start + UNSTOPPABLE_PASSER.len;
 
 /// All blocks, in order.
-pub const BLOCKS: [Block; 27] = [
+pub const BLOCKS: [Block; 33] = [
     MATERIAL,
     PSQT,
     PASSED,
@@ -178,6 +194,12 @@ pub const BLOCKS: [Block; 27] = [
     HANGING,
     THREAT,
     TEMPO,
+    SAFE_CHECK,
+    PAWN_STORM,
+    OUTPOST,
+    BISHOP_PAWNS,
+    ROOK_BEHIND_PASSER,
+    UNSTOPPABLE_PASSER,
 ];
 
 /// The block a parameter index belongs to.

@@ -18,9 +18,8 @@ use cozy_chess::{get_bishop_moves, get_king_moves, get_knight_moves, get_rook_mo
 struct Side {
     pawn_attacks: BitBoard,
     attacks: BitBoard,
-    /// Squares attacked by knights or bishops.
-    minor_attacks: BitBoard,
-    rook_attacks: BitBoard,
+    /// Squares attacked by each piece kind (indexed by `Piece`).
+    by_piece: [BitBoard; 6],
     /// The enemy king's zone, which this side's pieces attack.
     enemy_king_zone: BitBoard,
     king_attackers: usize,
@@ -66,6 +65,7 @@ pub fn collect(board: &Board, sink: &mut impl Sink) {
     for color in Color::ALL {
         pawns(board, color, &sides, sink);
         king_safety(board, color, &sides, sink);
+        king_attack(board, color, &sides, sink);
         threats(board, color, &sides, sink);
     }
     sink.add(board.side_to_move(), TEMPO.one(), 1);
@@ -95,8 +95,11 @@ fn pieces(board: &Board, color: Color, sides: &mut [Side; 2], sink: &mut impl Si
     let enemy_king = board.king(!color);
     let all_pawns = board.pieces(Piece::Pawn);
     let own_pawns = all_pawns & own;
+    let enemy_pawns = all_pawns & enemy;
     let side = &mut sides[color as usize];
-    side.attacks = side.pawn_attacks | get_king_moves(board.king(color));
+    side.by_piece[Piece::Pawn as usize] = side.pawn_attacks;
+    side.by_piece[Piece::King as usize] = get_king_moves(board.king(color));
+    side.attacks = side.pawn_attacks | side.by_piece[Piece::King as usize];
     for piece in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
         for sq in board.colored_pieces(color, piece) {
             let attacks = match piece {
@@ -106,6 +109,14 @@ fn pieces(board: &Board, color: Color, sides: &mut [Side; 2], sink: &mut impl Si
                 _ => get_bishop_moves(sq, occupied) | get_rook_moves(sq, occupied),
             };
             side.attacks |= attacks;
+            side.by_piece[piece as usize] |= attacks;
+            if matches!(piece, Piece::Knight | Piece::Bishop) {
+                let rank = relative_rank(color, sq);
+                let chasers = passed_span(color, sq) & adjacent_file_mask(sq) & enemy_pawns;
+                if (3..=5).contains(&rank) && side.pawn_attacks.has(sq) && chasers.is_empty() {
+                    sink.add(color, OUTPOST.at(usize::from(piece == Piece::Bishop)), 1);
+                }
+            }
             let mobility = (attacks & safe).len() as usize;
             let zone_hits = (attacks & side.enemy_king_zone).len() as i32;
             if zone_hits > 0 {
@@ -114,15 +125,21 @@ fn pieces(board: &Board, color: Color, sides: &mut [Side; 2], sink: &mut impl Si
             }
             match piece {
                 Piece::Knight => {
-                    side.minor_attacks |= attacks;
                     sink.add(color, MOBILITY_KNIGHT.at(mobility), 1);
                 }
                 Piece::Bishop => {
-                    side.minor_attacks |= attacks;
                     sink.add(color, MOBILITY_BISHOP.at(mobility), 1);
+                    let colour = if BitBoard::LIGHT_SQUARES.has(sq) {
+                        BitBoard::LIGHT_SQUARES
+                    } else {
+                        BitBoard::DARK_SQUARES
+                    };
+                    let same = (own_pawns & colour).len() as i32;
+                    if same > 0 {
+                        sink.add(color, BISHOP_PAWNS.one(), same);
+                    }
                 }
                 Piece::Rook => {
-                    side.rook_attacks |= attacks;
                     sink.add(color, MOBILITY_ROOK.at(mobility), 1);
                     let file = sq.file().bitboard();
                     if (file & all_pawns).is_empty() {
@@ -194,6 +211,8 @@ fn pawns(board: &Board, color: Color, sides: &[Side; 2], sink: &mut impl Sink) {
     let enemy_pawn_attacks = sides[!color as usize].pawn_attacks;
     let own_pawn_attacks = sides[color as usize].pawn_attacks;
     let occupied = board.occupied();
+    let own_rooks = board.colored_pieces(color, Piece::Rook);
+    let enemy_has_pieces = crate::rules::has_non_pawn_material(board, !color);
     for sq in own_pawns {
         let rank = relative_rank(color, sq);
         let ahead = forward_file(color, sq);
@@ -220,6 +239,12 @@ fn pawns(board: &Board, color: Color, sides: &[Side; 2], sink: &mut impl Sink) {
             if (ahead & occupied).is_empty() {
                 sink.add(color, PASSED_FREE.at(rank), 1);
             }
+            if !(forward_file(!color, sq) & own_rooks).is_empty() {
+                sink.add(color, ROOK_BEHIND_PASSER.one(), 1);
+            }
+            if !enemy_has_pieces && unstoppable(board, color, sq, ahead) {
+                sink.add(color, UNSTOPPABLE_PASSER.one(), 1);
+            }
             if let Some(stop) = stop_square(color, sq) {
                 sink.add(
                     color,
@@ -234,6 +259,19 @@ fn pawns(board: &Board, color: Color, sides: &[Side; 2], sink: &mut impl Sink) {
             }
         }
     }
+}
+
+/// Rule of the square: with no enemy pieces, can the enemy king still catch this passer?
+fn unstoppable(board: &Board, color: Color, sq: Square, ahead: BitBoard) -> bool {
+    if !(ahead & board.colors(color)).is_empty() {
+        return false;
+    }
+    let rank = relative_rank(color, sq) as i32;
+    let promotion = Square::new(sq.file(), Rank::Eighth.relative_to(color));
+    // From its first move a pawn may step two squares.
+    let pawn_moves = (7 - rank).min(5);
+    let tempo = i32::from(board.side_to_move() != color);
+    distance(board.king(!color), promotion) - tempo > pawn_moves
 }
 
 /// The square in front of a pawn.
@@ -270,6 +308,40 @@ fn king_safety(board: &Board, color: Color, sides: &[Side; 2], sink: &mut impl S
     }
 }
 
+/// Safe checks against the enemy king and pawns storming its shelter.
+fn king_attack(board: &Board, color: Color, sides: &[Side; 2], sink: &mut impl Sink) {
+    let us = &sides[color as usize];
+    let them = &sides[!color as usize];
+    let king = board.king(!color);
+    let occupied = board.occupied();
+    let safe = !them.attacks & !board.colors(color);
+    let diagonal = get_bishop_moves(king, occupied);
+    let straight = get_rook_moves(king, occupied);
+    let checks = [
+        (Piece::Knight, get_knight_moves(king)),
+        (Piece::Bishop, diagonal),
+        (Piece::Rook, straight),
+        (Piece::Queen, diagonal | straight),
+    ];
+    for (piece, from) in checks {
+        let n = (from & us.by_piece[piece as usize] & safe).len() as i32;
+        if n > 0 {
+            sink.add(color, SAFE_CHECK.at(piece as usize), n);
+        }
+    }
+    let own_pawns = board.colored_pieces(color, Piece::Pawn);
+    let king_file = king.file() as i32;
+    for file in (king_file - 1).max(0)..=(king_file + 1).min(7) {
+        let on_file = own_pawns & cozy_chess::File::index(file as usize).bitboard();
+        let most_advanced = on_file
+            .iter()
+            .map(|sq| relative_rank(color, sq))
+            .max()
+            .unwrap_or(0);
+        sink.add(color, PAWN_STORM.at(most_advanced), 1);
+    }
+}
+
 /// Enemy pieces that hang (attacked, undefended) or stand attacked by cheaper pieces.
 fn threats(board: &Board, color: Color, sides: &[Side; 2], sink: &mut impl Sink) {
     let us = &sides[color as usize];
@@ -291,8 +363,9 @@ fn threats(board: &Board, color: Color, sides: &[Side; 2], sink: &mut impl Sink)
     let majors = enemy & (board.pieces(Piece::Rook) | board.pieces(Piece::Queen));
     let queens = enemy & board.pieces(Piece::Queen);
     let by_pawn = (non_pawns & us.pawn_attacks).len() as i32;
-    let by_minor = (majors & us.minor_attacks).len() as i32;
-    let by_rook = (queens & us.rook_attacks).len() as i32;
+    let minor_attacks = us.by_piece[Piece::Knight as usize] | us.by_piece[Piece::Bishop as usize];
+    let by_minor = (majors & minor_attacks).len() as i32;
+    let by_rook = (queens & us.by_piece[Piece::Rook as usize]).len() as i32;
     for (i, n) in [by_pawn, by_minor, by_rook].into_iter().enumerate() {
         if n > 0 {
             sink.add(color, THREAT.at(i), n);

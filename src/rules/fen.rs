@@ -58,13 +58,39 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<Board, FenError> {
     }
     check_placement(fen, fields[0])?;
     let castling = castling_field(fen, fields[0], fields[1], fields[2], chess960)?;
-    let halfmove = fields.get(4).copied().unwrap_or("0");
+    // A clock past 100 half-moves (a game that went on without a draw claim) is legal in a
+    // FEN; it means the same as 100 to the 50-move rule, and `cozy-chess` stores at most that.
+    let halfmove = match fields.get(4).copied().unwrap_or("0") {
+        h if h.parse::<u64>().is_ok_and(|n| n > 100) => "100",
+        h => h,
+    };
     let fullmove = fields.get(5).copied().unwrap_or("1");
     let normalised = format!(
         "{} {} {} {} {} {}",
         fields[0], fields[1], castling, fields[3], halfmove, fullmove
     );
-    Board::from_fen(&normalised, true).map_err(|e| error(fen, explain(e, fields[0])))
+    let board =
+        Board::from_fen(&normalised, true).map_err(|e| error(fen, explain(e, fields[0])))?;
+    // `cozy-chess` does not count the king among the pieces giving check (found by fuzzing).
+    let white = board.king(Color::White);
+    let black = board.king(Color::Black);
+    if (white.rank() as i32 - black.rank() as i32).abs() <= 1
+        && (white.file() as i32 - black.file() as i32).abs() <= 1
+    {
+        return Err(error(fen, "the kings stand next to each other"));
+    }
+    Ok(board)
+}
+
+/// Writes a FEN that [`parse_fen`] reads back to the same position. In Chess960 the castling
+/// field is Shredder-FEN (rook files): the `KQkq` form names the outermost rook, which is not
+/// always the castling one (found by fuzzing: rooks on a8 and f8, king g8, right on f8).
+pub fn write_fen(board: &Board, chess960: bool) -> String {
+    if chess960 {
+        format!("{board:#}")
+    } else {
+        board.to_string()
+    }
 }
 
 /// Rank-by-rank check of the placement field, so the error names the rank at fault.
@@ -132,6 +158,15 @@ fn castling_field(
         let file =
             match c.to_ascii_lowercase() {
                 'k' | 'q' if !chess960 => {
+                    // Standard chess: the king must still be on the e-file (read as Chess960,
+                    // a king on f1 with rights would castle, to g1 or c1).
+                    if king != Some(4) {
+                        let square = if color == Color::White { "e1" } else { "e8" };
+                        return Err(error(
+                            fen,
+                            format!("castling right '{c}' but the king is not on {square}"),
+                        ));
+                    }
                     if c.eq_ignore_ascii_case(&'k') {
                         7
                     } else {
@@ -160,7 +195,17 @@ fn castling_field(
                         ))
                     }
                 },
-                'a'..='h' => c.to_ascii_lowercase() as usize - 'a' as usize,
+                'a'..='h' => {
+                    let file = c.to_ascii_lowercase() as usize - 'a' as usize;
+                    // Shredder-FEN letters in standard chess must name the usual castling.
+                    if !chess960 && (king != Some(4) || (file != 0 && file != 7)) {
+                        return Err(error(
+                            fen,
+                            format!("castling right '{c}' is Chess960 castling (set UCI_Chess960)"),
+                        ));
+                    }
+                    file
+                }
                 _ => return Err(error(fen, format!("bad castling letter '{c}'"))),
             };
         let letter = (b'a' + file as u8) as char;
@@ -260,6 +305,20 @@ mod tests {
         )
         .unwrap();
         assert_eq!(shredder.hash(), xfen.hash());
+        // Regression (fuzzing): the castling rook is not the outermost one.
+        let fen = "rqnb1rkr/pp3ppp/3ppn2/2p5/P7/P2P4/NQP1P1PP/BQ1BNRKR w HFf - 2 9";
+        let board = parse_fen(fen, true).unwrap();
+        let again = parse_fen(&write_fen(&board, true), true).unwrap();
+        assert_eq!(again.hash(), board.hash());
+        // Regression: a half-move clock past 100 was rejected, so the GUI's position was lost.
+        let late = parse_fen("4k3/8/8/8/8/8/8/4K2R w K - 150 200", false).unwrap();
+        assert_eq!(late.halfmove_clock(), 100);
+        // The king off e1 without rights is fine; Black keeps its rights.
+        assert!(parse_fen("r3k2r/8/8/8/8/8/8/R4K1R w kq - 0 1", false).is_ok());
+        // Shredder-FEN of standard castling is fine in standard chess.
+        let shredder = parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", false).unwrap();
+        let standard = parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false).unwrap();
+        assert_eq!(shredder.hash(), standard.hash());
     }
 
     #[test]
@@ -293,9 +352,29 @@ mod tests {
                 "pawns",
             ),
             ("4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1", "check"),
+            // Found by fuzzing: adjacent kings were accepted.
+            (
+                "6b1/8/p1r1Qn2/7p/k4PP1/K1pB3N/8/3N2R1 w - - 1 1",
+                "next to each other",
+            ),
+            ("8/8/8/3kK3/8/8/8/8 b - - 0 1", "next to each other"),
             ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", "castling"),
+            // Regression: accepted (as Chess960 castling) in standard chess.
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1KNR w KQkq - 0 1",
+                "king is not on e1",
+            ),
+            ("r4k1r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "king is not on e8"),
+            // Found by fuzzing: Shredder letters let Chess960 castling into standard chess,
+            // and the FEN Tropa then wrote for the position was rejected.
+            (
+                "rn1qnbbr/pp2pppp/2ppk3/8/2PP4/3Q1N2/PP2PPPP/RNK2BBR w HA - 1 9",
+                "Chess960",
+            ),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w KB - 0 1", "Chess960"),
             ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", "en-passant"),
-            ("4k3/8/8/8/8/8/8/4K3 w - - 200 1", "halfmove"),
+            ("4k3/8/8/8/8/8/8/4K3 w - - x 1", "halfmove"),
+            ("4k3/8/8/8/8/8/8/4K3 w - - -1 1", "halfmove"),
             ("4k3/8/8/8/8/8/8/4K3 w - - 0 0", "fullmove"),
             ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", "fields"),
         ];

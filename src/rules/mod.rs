@@ -13,7 +13,7 @@ pub mod perft;
 pub mod see;
 
 pub use cozy_chess::{BitBoard, Board, Color, File, GameStatus, Move, Piece, Rank, Square};
-pub use fen::{parse_fen, FenError, START_FEN};
+pub use fen::{parse_fen, write_fen, FenError, START_FEN};
 pub use game::{Game, GameError};
 
 /// The key used to recognise repeated positions.

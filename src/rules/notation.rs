@@ -74,9 +74,15 @@ pub fn move_from_uci(board: &Board, text: &str, chess960: bool) -> Result<Move, 
     }
 }
 
+/// The same position for shakmaty. Positions `cozy-chess` plays in but shakmaty calls
+/// impossible (more material than promotions allow, a check no last move could give) are
+/// accepted too; without that, SAN fell back to UCI text for them (found by fuzzing).
 fn to_shakmaty(board: &Board) -> Option<Chess> {
     let fen: shakmaty::fen::Fen = format!("{board:#}").parse().ok()?;
-    fen.into_position(CastlingMode::Chess960).ok()
+    fen.into_position(CastlingMode::Chess960)
+        .or_else(shakmaty::PositionError::ignore_too_much_material)
+        .or_else(shakmaty::PositionError::ignore_impossible_check)
+        .ok()
 }
 
 fn shakmaty_to_move(board: &Board, m: &shakmaty::Move) -> Option<Move> {
@@ -155,6 +161,23 @@ pub fn legal_moves_uci(board: &Board, chess960: bool) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression (fuzzing): three bishops beside eight pawns is impossible material; SAN
+    /// still works there.
+    #[test]
+    fn san_in_positions_with_impossible_material() {
+        let board = crate::rules::parse_fen(
+            "rbb1kbnr/1p1ppppp/1q6/p1p5/2P2P2/8/PP1PPKPP/RNBQ1BNR w kq - 0 1",
+            false,
+        )
+        .unwrap();
+        for mv in crate::rules::legal_moves(&board) {
+            let san = move_to_san(&board, mv);
+            assert_eq!(move_from_san(&board, &san), Ok(mv), "{san}");
+        }
+        let mv = move_from_uci(&board, "b1c3", false).unwrap();
+        assert_eq!(move_to_san(&board, mv), "Nc3");
+    }
     use crate::rules::parse_fen;
 
     #[test]

@@ -37,29 +37,41 @@ impl TimeManager {
         }
     }
 
-    /// A fixed time per move.
+    /// A fixed time per move (`go movetime`): the whole time less the overhead is used, with no
+    /// early stop between iterations, as UCI asks ("search exactly x ms").
     pub fn fixed(start: Instant, movetime: u64, overhead: u64) -> Self {
         let t = Duration::from_millis(movetime.saturating_sub(overhead).max(1));
         TimeManager {
             start,
-            soft: Some(t),
+            soft: None,
             hard: Some(t),
         }
     }
 
     /// Budget from the clock.
+    ///
+    /// `overhead` (the `Move Overhead` option) is kept in reserve once, against a single lag
+    /// spike, and a tenth of it (at least 1 ms) is counted as the lag of every move still to
+    /// be played before the next time control: the GUI's clock also runs while the move
+    /// travels, which the engine cannot see. With a small clock and a small increment that
+    /// per-move lag dominates and the engine plays at its fastest, as it must to survive.
     pub fn from_clock(start: Instant, clock: Clock, overhead: u64) -> Self {
-        let left = clock.time.saturating_sub(overhead).max(1) as f64;
-        let moves = clock.moves_to_go.map_or(30.0, |m| (m.clamp(1, 50)) as f64);
-        // The increment is spent almost fully, but never more than what is left.
-        let base = left / moves + clock.increment as f64 * 0.8;
+        let lag = (overhead / 10).max(1) as f64;
+        let time = clock.time as f64;
+        let increment = clock.increment as f64;
+        let moves = clock.moves_to_go.map_or(40.0, |m| (m.clamp(1, 50)) as f64);
+        // What can be spent over the next `moves` moves, future increments included.
+        let pool =
+            (time + increment * (moves - 1.0) - overhead as f64 - lag * (moves + 1.0)).max(1.0);
+        // Never more than a share of what is on the clock now.
+        let now = (time - overhead as f64 - lag).max(1.0);
         let hard_cap = if clock.moves_to_go == Some(1) {
-            left * 0.85
+            now * 0.85
         } else {
-            left * 0.4
+            now * 0.4
         };
-        let soft = base.min(hard_cap).max(1.0);
-        let hard = (soft * 4.0).min(hard_cap).max(1.0);
+        let soft = (pool / moves).min(hard_cap).max(0.1);
+        let hard = (soft * 3.0).min(hard_cap).max(0.1);
         TimeManager {
             start,
             soft: Some(Duration::from_micros((soft * 1000.0) as u64)),
@@ -127,6 +139,51 @@ mod tests {
             let soft = tm.soft.unwrap().as_millis() as u64;
             assert!(soft <= hard, "{time} {inc}");
             assert!(hard < time.max(2), "hard {hard} for {time} ms");
+        }
+    }
+
+    /// Plays out long games in which every move uses the whole hard limit plus `latency` ms the
+    /// engine does not see; the clock must never fall below zero.
+    fn worst_case_min_clock(base: u64, inc: u64, control_moves: Option<u32>, latency: f64) -> f64 {
+        let overhead = 50;
+        let mut clock = base as f64;
+        let mut min_clock = clock;
+        for played in 0..200u32 {
+            let moves_to_go = control_moves.map(|m| m - played % m);
+            let tm = TimeManager::from_clock(
+                Instant::now(),
+                Clock {
+                    time: clock.max(0.0) as u64,
+                    increment: inc,
+                    moves_to_go,
+                },
+                overhead,
+            );
+            clock -= tm.hard.unwrap().as_secs_f64() * 1000.0 + latency;
+            min_clock = min_clock.min(clock);
+            clock += inc as f64;
+            if moves_to_go == Some(1) {
+                clock += base as f64;
+            }
+        }
+        min_clock
+    }
+
+    #[test]
+    fn long_games_at_every_hard_limit_do_not_flag() {
+        // 1+0.01, 0.1+0.001 (latency just under the increment), 40 moves in 1 s, 10+0.1.
+        for (base, inc, mtg, latency, floor) in [
+            (1_000, 10, None, 2.0, 40.0),
+            (100, 1, None, 0.8, 0.0),
+            (1_000, 0, Some(40), 1.0, 40.0),
+            (10_000, 100, None, 5.0, 40.0),
+            (60_000, 0, Some(1), 5.0, 40.0),
+        ] {
+            let min = worst_case_min_clock(base, inc, mtg, latency);
+            assert!(
+                min >= floor,
+                "{base}+{inc} mtg {mtg:?}: min clock {min:.1} ms"
+            );
         }
     }
 

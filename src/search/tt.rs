@@ -116,21 +116,38 @@ fn spread(verify: u32) -> u64 {
 }
 
 impl TranspositionTable {
-    /// A table using about `megabytes` of memory (at least one bucket).
+    /// A table using about `megabytes` of memory (at least one bucket). If that much memory
+    /// cannot be had, the table falls back to 1 MB rather than aborting.
     pub fn new(megabytes: usize) -> Self {
         let mut table = TranspositionTable {
             buckets: Vec::new(),
             generation: AtomicU8::new(0),
         };
-        table.resize(megabytes);
+        if table.resize(megabytes).is_err() {
+            let _ = table.resize(1);
+        }
         table
     }
 
-    /// Reallocates to about `megabytes`, discarding the contents.
-    pub fn resize(&mut self, megabytes: usize) {
-        let count = (megabytes.max(1) << 20) / std::mem::size_of::<Bucket>();
+    /// Reallocates to about `megabytes`, discarding the contents. When the memory cannot be
+    /// allocated, the table keeps its old size (and contents) and the reason is returned;
+    /// an allocation failure must not abort the engine (`setoption name Hash value 65536`
+    /// on a smaller machine did).
+    pub fn resize(&mut self, megabytes: usize) -> Result<(), String> {
+        let bytes = megabytes
+            .max(1)
+            .checked_mul(1 << 20)
+            .ok_or_else(|| format!("{megabytes} MB is too large"))?;
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets: Vec<Bucket> = Vec::new();
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|_| format!("cannot allocate {megabytes} MB for the hash table"))?;
+        // Free the old table before touching the new one's pages.
         self.buckets = Vec::new();
-        self.buckets.resize_with(count.max(1), Bucket::default);
+        buckets.resize_with(count, Bucket::default);
+        self.buckets = buckets;
+        Ok(())
     }
 
     /// Size in megabytes.
@@ -286,6 +303,22 @@ mod tests {
     use super::*;
     use crate::search::MATE;
 
+    /// Regression: an allocation failure (`setoption name Hash value 65536` on a 24 GB machine)
+    /// aborted the process; now the table keeps its size and says why.
+    #[test]
+    fn impossible_size_keeps_the_table() {
+        let mut tt = TranspositionTable::new(1);
+        let key = 0x1234_5678_9abc_def0;
+        tt.store(key, 0, None, 5, 5, 3, Bound::Exact);
+        for megabytes in [1usize << 40, usize::MAX] {
+            let err = tt.resize(megabytes).expect_err("cannot be allocated");
+            assert!(err.contains("MB"), "{err}");
+            assert_eq!(tt.megabytes(), 1);
+            assert!(tt.probe(key, 0).is_some(), "contents kept");
+        }
+        assert!(TranspositionTable::new(1 << 40).megabytes() == 1);
+    }
+
     #[test]
     fn store_and_probe_with_mate_correction() {
         let tt = TranspositionTable::new(1);
@@ -307,7 +340,7 @@ mod tests {
     #[test]
     fn deeper_entries_survive_replacement() {
         let mut tt = TranspositionTable::new(1);
-        tt.resize(1);
+        tt.resize(1).unwrap();
         let base = 0xfeed_0000_0000_0000u64;
         // Five positions in the same bucket (same high bits), different verification keys.
         tt.store(base | 1, 0, None, 10, 0, 20, Bound::Lower);

@@ -501,8 +501,18 @@ impl Worker {
             let quiet = !capture && mv.promotion.is_none();
             let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
 
-            // Step 10. Move-level pruning, only once a move has been found not to lose by mate.
-            if !pv_node && !in_check && best_score > -MATE_BOUND && moves_searched > 0 {
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            let gives_check = !child.checkers().is_empty();
+
+            // Step 10. Move-level pruning, only once a move has been found not to lose by mate,
+            // and never of a check (a quiet check is how most mating attacks begin).
+            if !pv_node
+                && !in_check
+                && !gives_check
+                && best_score > -MATE_BOUND
+                && moves_searched > 0
+            {
                 if quiet {
                     let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
                     if depth <= LMP_MAX_DEPTH && moves_searched as i32 >= lmp_limit {
@@ -559,11 +569,8 @@ impl Worker {
                 }
             }
 
-            let mut child = board.clone();
-            child.play_unchecked(mv);
             shared.tt.prefetch(child.hash());
             self.push(&child, board, mv, ply);
-            let gives_check = !child.checkers().is_empty();
 
             // Step 12. Check extension (seed 001): a check does not use up depth.
             let extension =

@@ -3,10 +3,13 @@
 //!
 //! Design note: the book answers a `go` at once (an `info string book …` line, then `bestmove`)
 //! when the game started from the standard position, the engine is within `BookDepth` plies and
-//! the book has a reply. It never answers `go infinite` (GUI analysis: the user wants to see the
-//! search), `go ponder` (the protocol wants the bestmove only after `ponderhit` or `stop`),
-//! `go mate` or `go searchmoves` (a specific question for the search); all other forms, the clock,
-//! `movetime`, `depth` and `nodes` included, are moves in a game and use the book.
+//! the book has a reply. It never answers when the GUI is analysing rather than playing: `go
+//! infinite` and a bare `go` without any limit (both search until `stop`), `UCI_AnalyseMode` on
+//! (python-chess and most GUIs set it for analysis) or `MultiPV` above 1 (several lines asked
+//! for). Nor does it answer `go ponder` (the protocol wants the bestmove only after `ponderhit`
+//! or `stop`), `go mate` or `go searchmoves` (a specific question for the search). All other
+//! forms, the clock, `movetime`, `depth` and `nodes` included, are moves in a game and use the
+//! book.
 //!
 //! A game ends at `ucinewgame`, at a `position` that does not continue the previous one, and at
 //! `quit` (or the end of input). With `BookLearning` on and a `BookFile` set, its line and inferred
@@ -28,12 +31,13 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 /// The option names this module handles.
-pub const OPTIONS: [&str; 5] = [
+pub const OPTIONS: [&str; 6] = [
     "OwnBook",
     "BookFile",
     "BookDepth",
     "BookLearning",
     "BookSeed",
+    "UCI_AnalyseMode",
 ];
 
 /// The moves the engine played in the current game, shared with the search thread.
@@ -42,6 +46,7 @@ pub type MoveLog = Arc<Mutex<Vec<EngineMove>>>;
 /// The book's state in a protocol session.
 pub struct BookSession {
     own_book: bool,
+    analysing: bool,
     file: String,
     depth: usize,
     learning: bool,
@@ -58,6 +63,7 @@ impl BookSession {
     pub fn new() -> BookSession {
         let mut session = BookSession {
             own_book: true,
+            analysing: false,
             file: String::new(),
             depth: 12,
             learning: false,
@@ -81,6 +87,7 @@ impl BookSession {
     pub fn set_option(&mut self, name: &str, value: OptionValue, out: &Output) {
         match (name, value) {
             ("OwnBook", OptionValue::Bool(on)) => self.own_book = on,
+            ("UCI_AnalyseMode", OptionValue::Bool(on)) => self.analysing = on,
             ("BookDepth", OptionValue::Int(plies)) => self.depth = plies.max(0) as usize,
             ("BookSeed", OptionValue::Int(seed)) => {
                 self.rng = if seed == 0 {
@@ -210,8 +217,22 @@ impl BookSession {
     }
 
     /// The book's answer to `go`, if it has one: the `info string` line and the move.
-    pub fn go(&mut self, game: &Game, limits: &Limits, chess960: bool) -> Option<(String, Move)> {
+    /// `multipv` is the number of lines the search would show.
+    pub fn go(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        multipv: usize,
+        chess960: bool,
+    ) -> Option<(String, Move)> {
+        let until_stop = limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && limits.clock.is_none();
         if !self.own_book
+            || self.analysing
+            || multipv > 1
+            || until_stop
             || limits.infinite
             || limits.ponder
             || limits.mate.is_some()

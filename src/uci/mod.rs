@@ -8,12 +8,12 @@
 //! `info string error: …` line and the engine goes on with what it had.
 
 mod book;
-mod go;
+pub mod go;
 pub mod options;
 
 use crate::rules::notation::move_to_uci;
 use crate::rules::{Board, Game, Move};
-use crate::search::{Engine, Progress, Reporter, ScoreBound, SearchControl};
+use crate::search::{Engine, Progress, Reporter, ScoreBound, SearchControl, SearchResult};
 use options::{declared, parse_setoption, spin_default, OptionSpec, OptionValue};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,9 +45,18 @@ impl Output {
         let _ = out.flush();
     }
 
-    /// Writes an `info string error: …` line.
+    /// Writes an `info string error: …` line. Control characters from the input that the
+    /// message quotes (NUL, escape sequences) are shown escaped, never echoed to the GUI.
     pub fn error(&self, text: &str) {
-        self.line(&format!("info string error: {text}"));
+        let mut shown = String::with_capacity(text.len());
+        for c in text.chars() {
+            if c.is_control() {
+                shown.extend(c.escape_default());
+            } else {
+                shown.push(c);
+            }
+        }
+        self.line(&format!("info string error: {shown}"));
     }
 }
 
@@ -63,9 +72,21 @@ pub enum Flow {
 struct RunningSearch {
     control: Arc<SearchControl>,
     handle: JoinHandle<()>,
-    /// Set by the search thread just before it prints `bestmove`: from then on the GUI may send
-    /// the next `go`, and the thread is only moments from ending.
+    /// Set by the search thread just before it writes its `bestmove`: from then on the search
+    /// is over for the GUI, which may send the next `go` before the thread has exited.
     answered: Arc<AtomicBool>,
+    /// Set by `stop`, `quit` and the like: an infinite or ponder search that has ended by
+    /// itself (depth reached, mate found) holds its bestmove until then. (The search sets its
+    /// own stop flag when it ends, so that flag cannot tell.)
+    released: Arc<AtomicBool>,
+}
+
+impl RunningSearch {
+    /// Stops the search and releases its bestmove.
+    fn stop(&self) {
+        self.released.store(true, Ordering::Release);
+        self.control.stop();
+    }
 }
 
 /// Protocol state.
@@ -83,9 +104,63 @@ struct UciReporter {
     out: Output,
     root: Board,
     chess960: bool,
+    /// What `bestmove` waits for, and the flags it sets.
+    answer: Answer,
+}
+
+/// Writes the `bestmove` once, as soon as the search's answer is known (before the helper
+/// threads are joined): with several threads on a loaded machine, waiting for the helpers to
+/// be scheduled and exit cost tens of milliseconds a move and lost games on time.
+struct Answer {
+    infinite: bool,
+    ponder: bool,
+    control: Arc<SearchControl>,
+    released: Arc<AtomicBool>,
+    answered: Arc<AtomicBool>,
+    written: bool,
+}
+
+impl UciReporter {
+    fn answer(&mut self, result: &SearchResult) {
+        let a = &mut self.answer;
+        if a.written {
+            return;
+        }
+        a.written = true;
+        // In infinite or ponder mode the bestmove waits for `stop` (or `ponderhit`).
+        while !a.released.load(Ordering::Acquire)
+            && (a.infinite || (a.ponder && a.control.pondering()))
+        {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let board = &self.root;
+        let text = match result.best {
+            Some(best) => {
+                let mut text = format!("bestmove {}", move_to_uci(board, best, self.chess960));
+                if let Some(ponder) = result.ponder {
+                    let mut after = board.clone();
+                    after.play_unchecked(best);
+                    if after.is_legal(ponder) {
+                        text.push_str(&format!(
+                            " ponder {}",
+                            move_to_uci(&after, ponder, self.chess960)
+                        ));
+                    }
+                }
+                text
+            }
+            None => "bestmove 0000".to_string(),
+        };
+        a.answered.store(true, Ordering::Release);
+        self.out.line(&text);
+    }
 }
 
 impl Reporter for UciReporter {
+    fn finished(&mut self, result: &SearchResult) {
+        self.answer(result);
+    }
+
     fn progress(&mut self, p: &Progress) {
         let nps = p.nodes * 1000 / p.time_ms.max(1);
         let bound = match p.bound {
@@ -174,7 +249,7 @@ impl Uci {
             "go" => self.go(args),
             "stop" => {
                 if let Some(search) = &self.search {
-                    search.control.stop();
+                    search.stop();
                 }
                 self.finish_search();
             }
@@ -186,7 +261,7 @@ impl Uci {
             "setoption" => self.setoption(args),
             "quit" => {
                 if let Some(search) = &self.search {
-                    search.control.stop();
+                    search.stop();
                 }
                 self.finish_search();
                 self.book.end_game(&self.out);
@@ -194,7 +269,8 @@ impl Uci {
             }
             "d" => {
                 let board = self.game.board();
-                self.out.line(&format!("info string fen {board}"));
+                let fen = crate::rules::write_fen(board, self.chess960);
+                self.out.line(&format!("info string fen {fen}"));
                 self.out
                     .line(&format!("info string key {:016x}", board.hash()));
             }
@@ -217,7 +293,12 @@ impl Uci {
         }
         let mut engine = self.lock_engine();
         match (name, value) {
-            ("Hash", OptionValue::Int(mb)) => engine.set_hash(mb as usize),
+            ("Hash", OptionValue::Int(mb)) => {
+                if let Err(e) = engine.set_hash(mb as usize) {
+                    let kept = engine.hash_megabytes();
+                    self.out.error(&format!("{e}; keeping {kept} MB"));
+                }
+            }
             ("Threads", OptionValue::Int(n)) => engine.set_threads(n as usize),
             ("MultiPV", OptionValue::Int(n)) => engine.options.multipv = n as usize,
             ("Move Overhead", OptionValue::Int(ms)) => engine.options.move_overhead = ms as u64,
@@ -235,6 +316,8 @@ impl Uci {
     }
 
     fn go(&mut self, args: &str) {
+        // A search whose bestmove is out is finished as far as the GUI knows, even if its
+        // thread has not exited yet: wait for that instead of refusing the new `go`.
         if self
             .search
             .as_ref()
@@ -252,7 +335,8 @@ impl Uci {
         for w in warnings {
             self.out.error(&w);
         }
-        if let Some((info, mv)) = self.book.go(&self.game, &limits, self.chess960) {
+        let multipv = self.lock_engine().options.multipv;
+        if let Some((info, mv)) = self.book.go(&self.game, &limits, multipv, self.chess960) {
             let text = move_to_uci(self.game.board(), mv, self.chess960);
             self.out.line(&info);
             return self.out.line(&format!("bestmove {text}"));
@@ -266,46 +350,33 @@ impl Uci {
         let thread_control = Arc::clone(&control);
         let answered = Arc::new(AtomicBool::new(false));
         let thread_answered = Arc::clone(&answered);
+        let released = Arc::new(AtomicBool::new(false));
+        let thread_released = Arc::clone(&released);
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
                 let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
                 let mut reporter = UciReporter {
-                    out: out.clone(),
+                    out,
                     root: game.board().clone(),
                     chess960,
+                    answer: Answer {
+                        infinite: limits.infinite,
+                        ponder: limits.ponder,
+                        control: Arc::clone(&thread_control),
+                        released: thread_released,
+                        answered: thread_answered,
+                        written: false,
+                    },
                 };
                 let result = engine.search(&game, &limits, &thread_control, &mut reporter);
                 drop(engine);
                 if let (Some(best), false) = (result.best, limits.infinite) {
                     book::record_search(&book_log, &game, best, result.score);
                 }
-                // In infinite or ponder mode the bestmove waits for `stop` (or `ponderhit`).
-                while (limits.infinite && !thread_control.stopped())
-                    || (limits.ponder && thread_control.pondering() && !thread_control.stopped())
-                {
-                    std::thread::sleep(std::time::Duration::from_millis(1));
-                }
-                let board = game.board();
-                let text = match result.best {
-                    Some(best) => {
-                        let mut text = format!("bestmove {}", move_to_uci(board, best, chess960));
-                        if let Some(ponder) = result.ponder {
-                            let mut after = board.clone();
-                            after.play_unchecked(best);
-                            if after.is_legal(ponder) {
-                                text.push_str(&format!(
-                                    " ponder {}",
-                                    move_to_uci(&after, ponder, chess960)
-                                ));
-                            }
-                        }
-                        text
-                    }
-                    None => "bestmove 0000".to_string(),
-                };
-                thread_answered.store(true, Ordering::Release);
-                out.line(&text);
+                // Normally written already (`Reporter::finished`); never left unwritten. The
+                // next command joins this thread first, so the move above is logged by then.
+                reporter.answer(&result);
             });
         match spawned {
             Ok(handle) => {
@@ -313,6 +384,7 @@ impl Uci {
                     control,
                     handle,
                     answered,
+                    released,
                 })
             }
             Err(e) => self
@@ -324,7 +396,7 @@ impl Uci {
     /// Waits for the running search (if any) to print its bestmove.
     fn finish_search(&mut self) {
         if let Some(search) = self.search.take() {
-            search.control.stop();
+            search.stop();
             let _ = search.handle.join();
         }
     }
@@ -404,7 +476,7 @@ pub fn run(input: &mut impl BufRead, out: Output) {
     // End of input: let a finite search finish and print its move, but do not wait forever.
     if let Some(search) = &uci.search {
         if !search.handle.is_finished() {
-            search.control.stop();
+            search.stop();
         }
     }
     uci.wait_for_search();
@@ -458,8 +530,92 @@ mod tests {
         assert!(mv.ends_with('6') || mv.ends_with('5'), "{best}");
     }
 
+    /// A writer that stalls for a while after each `bestmove`, as a busy machine may stall the
+    /// search thread between writing its answer and exiting.
+    #[derive(Clone, Default)]
+    struct SlowAfterBestmove(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for SlowAfterBestmove {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            let text = String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned();
+            if text
+                .lines()
+                .last()
+                .is_some_and(|l| l.starts_with("bestmove"))
+            {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+            Ok(())
+        }
+    }
+
+    /// Regression: a `go` sent right after the previous `bestmove`, while the search thread had
+    /// not yet exited, was refused ("already searching") and the GUI waited forever.
     #[test]
     fn go_right_after_bestmove_is_accepted() {
+        let capture = SlowAfterBestmove::default();
+        let mut uci = Uci::new(Output::to(capture.clone()));
+        let text = || String::from_utf8_lossy(&capture.0.lock().unwrap()).into_owned();
+        uci.handle("go depth 1");
+        let start = std::time::Instant::now();
+        while !text().contains("bestmove") {
+            assert!(start.elapsed().as_secs() < 10, "no bestmove");
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        // The search thread is now stalled after writing its bestmove.
+        uci.handle("position startpos moves e2e4");
+        uci.handle("go depth 1");
+        uci.handle("quit");
+        let out = text();
+        assert!(!out.contains("error"), "{out}");
+        assert_eq!(out.matches("bestmove").count(), 2, "{out}");
+    }
+
+    fn wait_for(capture: &Capture, needle: &str, seconds: u64) -> bool {
+        let start = std::time::Instant::now();
+        while start.elapsed().as_secs() < seconds {
+            if String::from_utf8_lossy(&capture.0.lock().unwrap()).contains(needle) {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        false
+    }
+
+    /// Regression: a ponder or infinite search that ended by itself (depth limit, mate found)
+    /// sent its bestmove at once instead of waiting for `ponderhit` or `stop`.
+    #[test]
+    fn finished_ponder_and_infinite_searches_wait() {
+        for (go, release) in [
+            ("go ponder depth 2", "ponderhit"),
+            ("go ponder depth 2", "stop"),
+            ("go infinite depth 2", "stop"),
+            ("go infinite mate 1", "stop"),
+        ] {
+            let capture = Capture::default();
+            let mut uci = Uci::new(Output::to(capture.clone()));
+            uci.handle("position fen 6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1");
+            uci.handle(go);
+            assert!(wait_for(&capture, "info depth 1", 10), "{go}: no search");
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            assert!(
+                !wait_for(&capture, "bestmove", 0),
+                "{go}: bestmove before {release}"
+            );
+            uci.handle(release);
+            assert!(
+                wait_for(&capture, "bestmove e1e8", 5),
+                "{go}: no bestmove after {release}"
+            );
+        }
+    }
+
+    #[test]
+    fn go_after_answered_search_is_accepted() {
         // A GUI sends the next `go` as soon as it reads `bestmove`, possibly before the search
         // thread has ended; that must not be taken for "already searching". Here the previous
         // search thread has answered but is slow to end.
@@ -471,6 +627,7 @@ mod tests {
             control: Arc::new(SearchControl::new()),
             handle,
             answered: Arc::new(AtomicBool::new(true)),
+            released: Arc::new(AtomicBool::new(false)),
         });
         uci.handle("go depth 1");
         uci.handle("quit");

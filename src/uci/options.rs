@@ -124,6 +124,10 @@ pub fn declared() -> Vec<OptionSpec> {
             kind: Button,
         },
         OptionSpec {
+            name: "UCI_AnalyseMode",
+            kind: Check { default: false },
+        },
+        OptionSpec {
             name: "OwnBook",
             kind: Check { default: true },
         },
