@@ -7,6 +7,7 @@ pub mod book;
 pub mod cli;
 pub mod eval;
 pub mod fuzz;
+mod fuzz_book;
 pub mod rules;
 pub mod search;
 pub mod uci;

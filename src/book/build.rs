@@ -169,6 +169,25 @@ fn lay_out(trie: &[TrieNode], plies: usize) -> (Book, Vec<Board>) {
     (book, boards)
 }
 
+/// The tree of the openings in the five trees, laid out as a book but not yet rated (every
+/// leaf's search score is 0), with the position after every node and the number of openings in
+/// the trees. The moves must be legal (as `pgn` reads them).
+pub fn unrated_tree(
+    openings: &[&Opening],
+    plies: usize,
+    min_games: u32,
+) -> (Book, Vec<Board>, usize) {
+    let roots: Vec<Move> = TREE_ROOTS.iter().map(|m| m.parse().unwrap()).collect();
+    let in_trees: Vec<&Opening> = openings
+        .iter()
+        .copied()
+        .filter(|o| o.moves.first().is_some_and(|m| roots.contains(m)))
+        .collect();
+    let trie = gather(&in_trees, plies, min_games.max(1));
+    let (book, boards) = lay_out(&trie, plies);
+    (book, boards, in_trees.len())
+}
+
 /// The search score of a position from White's view, clamped to the book's range.
 fn rate_position(engine: &mut Engine, game: &Game, depth: i32) -> i32 {
     let board = game.board();
@@ -240,18 +259,11 @@ pub fn build(
         report.rejected.extend(file.rejected.iter().cloned());
         files.push(file);
     }
-    let roots: Vec<Move> = TREE_ROOTS.iter().map(|m| m.parse().unwrap()).collect();
     let openings: Vec<&Opening> = files.iter().flat_map(|f| f.openings.iter()).collect();
+    let (mut book, boards, in_trees) = unrated_tree(&openings, config.plies, config.min_games);
     report.games = openings.len();
-    let in_trees: Vec<&Opening> = openings
-        .iter()
-        .copied()
-        .filter(|o| o.moves.first().is_some_and(|m| roots.contains(m)))
-        .collect();
-    report.in_trees = in_trees.len();
+    report.in_trees = in_trees;
     report.other_first_move = report.games - report.in_trees;
-    let trie = gather(&in_trees, config.plies, config.min_games.max(1));
-    let (mut book, boards) = lay_out(&trie, config.plies);
     if book.is_empty() {
         return Err("no move was played often enough: the book would be empty".into());
     }

@@ -9,7 +9,7 @@
 //! | 0 | 8 | magic `TropaBk\0` |
 //! | 8 | 2 | format version (1) |
 //! | 10 | 2 | depth in plies the book was built to |
-//! | 12 | 4 | flags (bit 0: counts are Polyglot weights) |
+//! | 12 | 4 | flags (bit 0: counts are Polyglot weights; other bits 0) |
 //! | 16 | 4 | N, number of nodes including the start position |
 //! | 20 | 4 | reserved, 0 |
 //! | 24 | 2N | LIB, rated moves ±r·m·n (i16) |
@@ -20,7 +20,7 @@
 //! | … | 4N | POINTS, White's half-points in them (u32) |
 //! | 24 + 20N | 8 | FNV-1a 64 checksum of every byte before it |
 //!
-//! Reading checks the size, magic, version and checksum, then every tree invariant
+//! Reading checks the size, magic, version, flags, reserved field and checksum, then every tree invariant
 //! (`Book::check`: links, codes, legality of every move, minimaxed ratings), so a book that loads
 //! can be probed without further checks. Every failure is an error that names the file.
 
@@ -107,6 +107,14 @@ impl Book {
                 "format version {version} is not supported (this Tropa reads version {VERSION})"
             )));
         }
+        let flags = u32_at(12);
+        if flags & !FLAG_POLYGLOT_WEIGHTS != 0 || u32_at(20) != 0 {
+            return Err(fail(format!(
+                "unknown header flags {flags:#x} or reserved field {:#x} (version {VERSION} \
+                 defines flag 1 and a reserved 0): written by another program?",
+                u32_at(20)
+            )));
+        }
         let n = u32_at(16) as usize;
         let expected = n
             .checked_mul(BYTES_PER_NODE)
@@ -150,7 +158,7 @@ impl Book {
             games,
             points,
             plies: u16_at(10),
-            flags: u32_at(12),
+            flags,
         };
         book.check()
             .map_err(|e| fail(format!("invalid tree: {e}")))?;
@@ -221,6 +229,16 @@ mod tests {
         let mut broken = book.clone();
         broken.son[2] = 1;
         assert!(err(&broken.to_bytes()).contains("invalid tree"));
+        // Unknown flags or a non-zero reserved field are refused: the bytes would not survive a
+        // rewrite (found by fuzzing: fuzz/corpus/book/regression-reserved-field).
+        for (at, value) in [(20, 30u32), (12, 2), (12, 1 << 31)] {
+            let mut header = bytes.clone();
+            header[at..at + 4].copy_from_slice(&value.to_le_bytes());
+            let body = header.len() - 8;
+            let sum = checksum(&header[..body]);
+            header[body..].copy_from_slice(&sum.to_le_bytes());
+            assert!(err(&header).contains("reserved"), "{at} {value}");
+        }
         // A huge node count does not overflow or allocate.
         let mut huge = bytes.clone();
         huge[16..20].copy_from_slice(&u32::MAX.to_le_bytes());

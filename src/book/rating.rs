@@ -78,7 +78,7 @@ pub fn rating_symbol(rating: Rating) -> &'static str {
 /// White's score in the games, in centipawns: `games` games in which White made `points`
 /// half-points, shrunk towards 50% by one drawn game.
 pub fn results_score(games: u32, points: u32) -> i32 {
-    let s = (f64::from(points.min(2 * games)) + 1.0) / (2.0 * f64::from(games) + 2.0);
+    let s = (f64::from(points.min(games.saturating_mul(2))) + 1.0) / (2.0 * f64::from(games) + 2.0);
     (400.0 * (s / (1.0 - s)).log10()).round() as i32
 }
 

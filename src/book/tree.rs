@@ -210,7 +210,7 @@ impl Book {
         let mut depth = vec![0u16; self.len()];
         for i in 0..self.len() {
             for c in self.replies(i as u32) {
-                depth[c as usize] = depth[i] + 1;
+                depth[c as usize] = depth[i].saturating_add(1);
             }
         }
         depth
@@ -242,7 +242,9 @@ impl Book {
     pub fn add_games(&mut self, node: u32, games: u32, points: u32) {
         let i = node as usize;
         self.games[i] = self.games[i].saturating_add(games);
-        self.points[i] = self.points[i].saturating_add(points).min(2 * self.games[i]);
+        self.points[i] = self.points[i]
+            .saturating_add(points)
+            .min(self.games[i].saturating_mul(2));
     }
 
     /// Rates every leaf from its search score and results, minimaxes the ratings up the tree
@@ -356,7 +358,7 @@ impl Book {
         }
         for i in 1..n {
             unpack(self.lib[i]).map_err(|e| format!("node {i}: {e}"))?;
-            if self.points[i] > 2 * self.games[i] {
+            if u64::from(self.points[i]) > 2 * u64::from(self.games[i]) {
                 return Err(format!("node {i}: more points than games allow"));
             }
         }
@@ -454,6 +456,26 @@ pub(crate) mod tests {
         assert_eq!((book.rating(d6), book.rating(e4)), (-1, 0));
         assert_eq!(values[e4 as usize], values[e5 as usize]);
         book.check().unwrap();
+    }
+
+    #[test]
+    fn huge_counts_neither_overflow_nor_fail_the_checks() {
+        // Found by fuzzing (fuzz/corpus/book/regression-points-overflow): 2 × games overflowed
+        // u32 in the check for games above 2^31, a panic in debug builds and a wrong answer in
+        // release builds.
+        let mut book = Book::new(12);
+        let leaf = add_line(&mut book, "e2e4 e7e5");
+        book.add_games(1, 3_000_000_000, 4_000_000_000);
+        book.add_games(leaf, u32::MAX, u32::MAX);
+        book.add_games(leaf, 5, 5);
+        assert_eq!((book.games(leaf), book.points(leaf)), (u32::MAX, u32::MAX));
+        let values = book.minimax();
+        book.check().unwrap();
+        assert!(values.iter().all(|v| v.abs() <= 400), "{values:?}");
+        let mut too_many = book.clone();
+        too_many.games[1] = 100;
+        too_many.points[1] = 201;
+        assert!(too_many.check().unwrap_err().contains("more points"));
     }
 
     #[test]
