@@ -7,3 +7,11 @@ all:
 	cp target/release/tropa $(EXE)
 
 .PHONY: all
+
+# The deep perft counts (every count of the three suites up to depth 6; a benchmark, not a CI test).
+SUITES = ../shared/data/perft/perftsuite.epd ../shared/data/perft/cpw_perft_positions.epd ../shared/data/perft/chess960_fischer.epd
+perft-deep:
+	cargo build --release
+	./target/release/tropa perft-suite $(SUITES) --max-depth 6 --threads 2
+
+.PHONY: perft-deep

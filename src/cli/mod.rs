@@ -56,6 +56,9 @@ pub enum Command {
         /// Skip expected counts larger than this.
         #[arg(long)]
         max_nodes: Option<u64>,
+        /// Threads counting in parallel (one position count per thread at a time).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Print every evaluation term for both sides.
     Eval {
@@ -141,7 +144,8 @@ pub fn main() -> i32 {
             files,
             max_depth,
             max_nodes,
-        }) => tools::perft_suite(&files, max_depth, max_nodes),
+            threads,
+        }) => tools::perft_suite(&files, max_depth, max_nodes, threads),
         Some(Command::Eval { fen }) => tools::eval(fen.as_deref()),
         Some(Command::Analyse {
             fen,

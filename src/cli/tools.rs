@@ -30,14 +30,25 @@ pub fn perft(depth: u32, fen: Option<&str>, chess960: bool) -> Result<(), String
     Ok(())
 }
 
-/// `tropa perft-suite`: every count up to the limits must match.
+/// One count of a perft suite to check.
+struct PerftJob {
+    place: String,
+    fen: String,
+    board: crate::rules::Board,
+    depth: u32,
+    expected: u128,
+}
+
+/// `tropa perft-suite`: every count up to the limits must match. The counts are shared out
+/// over `threads` threads (largest first, so the deep ones do not end up last on one thread);
+/// mismatches are printed in file order.
 pub fn perft_suite(
     files: &[PathBuf],
     max_depth: u32,
     max_nodes: Option<u64>,
+    threads: usize,
 ) -> Result<(), String> {
-    let (mut checked, mut failed, mut leaves) = (0u64, 0u64, 0u64);
-    let start = Instant::now();
+    let mut jobs = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
         for (number, line) in text.lines().enumerate() {
@@ -50,23 +61,58 @@ pub fn perft_suite(
                 if depth > max_depth || max_nodes.is_some_and(|m| expected > m as u128) {
                     continue;
                 }
-                let got = count(&case.board, depth);
-                checked += 1;
-                leaves += got;
-                if got as u128 != expected {
-                    failed += 1;
-                    println!(
-                        "MISMATCH {}:{} depth {depth}: expected {expected}, got {got}  {}",
-                        file.display(),
-                        number + 1,
-                        case.fen
-                    );
-                }
+                jobs.push(PerftJob {
+                    place: format!("{}:{}", file.display(), number + 1),
+                    fen: case.fen.clone(),
+                    board: case.board.clone(),
+                    depth,
+                    expected,
+                });
             }
         }
     }
-    let seconds = start.elapsed().as_secs_f64();
-    println!("{checked} counts checked, {failed} mismatches, {leaves} leaves in {seconds:.1} s");
+    let start = Instant::now();
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(jobs[i].expected));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut counts = vec![0u64; jobs.len()];
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&i) = order.get(k) else { break };
+                        done.push((i, count(&jobs[i].board, jobs[i].depth)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        for worker in workers {
+            for (i, got) in worker.join().unwrap_or_default() {
+                counts[i] = got;
+            }
+        }
+    });
+    let mut failed = 0u64;
+    for (job, &got) in jobs.iter().zip(&counts) {
+        if got as u128 != job.expected {
+            failed += 1;
+            println!(
+                "MISMATCH {} depth {}: expected {}, got {got}  {}",
+                job.place, job.depth, job.expected, job.fen
+            );
+        }
+    }
+    let leaves: u64 = counts.iter().sum();
+    let seconds = start.elapsed().as_secs_f64().max(1e-9);
+    println!(
+        "{} counts checked, {failed} mismatches, {leaves} leaves in {seconds:.1} s ({:.0} Mnps)",
+        jobs.len(),
+        leaves as f64 / seconds / 1e6
+    );
     if failed > 0 {
         Err(format!("{failed} perft mismatches"))
     } else {
