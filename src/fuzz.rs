@@ -100,3 +100,15 @@ pub fn uci(data: &[u8]) {
         }
     }
 }
+
+/// The book file readers: Tropa's own format (`Book::from_bytes`) and Polyglot
+/// (`polyglot::read_entries` and `import`). See `crate::fuzz_book`.
+pub fn book_file(data: &[u8]) {
+    crate::fuzz_book::book_file(data);
+}
+
+/// PGN import: reading the openings of games and laying them out as a book. See
+/// `crate::fuzz_book`.
+pub fn pgn(data: &[u8]) {
+    crate::fuzz_book::pgn(data);
+}

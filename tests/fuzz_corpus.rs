@@ -34,8 +34,12 @@ impl Rng {
 }
 
 const ALPHABET: &[u8] = b"pnbrqkPNBRQK12345678/ -wbKQkqabcdefghHA0123456789\n\xff";
+/// For PGN: move text, tags, comments, variations, results.
+const PGN_ALPHABET: &[u8] = b"NBRQKO-x=+#abcdefgh12345678 .\n[]\"{}()$*/!?;%\xff";
+/// For book files: bytes that make small and extreme numbers in the arrays.
+const BINARY_ALPHABET: &[u8] = b"\x00\x00\x01\x02\x04\x05\x10\x40\x7f\x80\xfe\xff";
 
-fn mutate(input: &[u8], rng: &mut Rng) -> Vec<u8> {
+fn mutate_with(input: &[u8], rng: &mut Rng, alphabet: &[u8]) -> Vec<u8> {
     let mut out = input.to_vec();
     for _ in 0..1 + rng.next() % 4 {
         let pos = if out.is_empty() {
@@ -43,7 +47,7 @@ fn mutate(input: &[u8], rng: &mut Rng) -> Vec<u8> {
         } else {
             (rng.next() as usize) % out.len()
         };
-        let byte = ALPHABET[(rng.next() as usize) % ALPHABET.len()];
+        let byte = alphabet[(rng.next() as usize) % alphabet.len()];
         match rng.next() % 4 {
             0 if !out.is_empty() => out[pos] = byte,
             1 => out.insert(pos, byte),
@@ -61,12 +65,16 @@ fn mutate(input: &[u8], rng: &mut Rng) -> Vec<u8> {
 }
 
 fn replay(target: &str, check: fn(&[u8]), mutations: usize) {
+    replay_with(target, check, mutations, ALPHABET)
+}
+
+fn replay_with(target: &str, check: fn(&[u8]), mutations: usize, alphabet: &[u8]) {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for (name, data) in corpus(target) {
         let result = std::panic::catch_unwind(|| check(&data));
         assert!(result.is_ok(), "{target} corpus entry {name} fails");
         for _ in 0..mutations {
-            let mutated = mutate(&data, &mut rng);
+            let mutated = mutate_with(&data, &mut rng, alphabet);
             let result = std::panic::catch_unwind(|| check(&mutated));
             assert!(
                 result.is_ok(),
@@ -85,4 +93,14 @@ fn fen_corpus() {
 #[test]
 fn uci_corpus() {
     replay("uci", tropa::fuzz::uci, 200);
+}
+
+#[test]
+fn book_corpus() {
+    replay_with("book", tropa::fuzz::book_file, 200, BINARY_ALPHABET);
+}
+
+#[test]
+fn pgn_corpus() {
+    replay_with("pgn", tropa::fuzz::pgn, 200, PGN_ALPHABET);
 }

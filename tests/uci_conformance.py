@@ -351,6 +351,8 @@ def t_go_forms():
     e = Raw()
     e.send("uci")
     e.until("uciok")
+    # Searches only: the book would answer from the start position at once (tests/uci_book.py).
+    e.send("setoption name OwnBook value false")
     notes = []
     middle = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
     e.position(middle)
@@ -814,6 +816,9 @@ BAD_OPTIONS = [
     "setoption name Ponder value maybe", "setoption name UCI_Chess960 value 1",
     "setoption name NoSuchOption value 1", "setoption Hash value 16",
     "setoption name ShowPlans value maybe", "setoption name PioneerGuide value 1",
+    "setoption name OwnBook value perhaps", "setoption name BookDepth value 0",
+    "setoption name BookDepth value 101", "setoption name BookLearning value yes",
+    "setoption name BookSeed value -1", "setoption name UCI_AnalyseMode value 1",
 ]
 
 BAD_GO = [
@@ -868,10 +873,13 @@ def t_bad_input():
         msg = expect_error(e, text, text)
         shown.append(f"{text}: {msg}")
         count += 1
-    # The options keep their values: Hash is still 16 MB, one thread, one PV line.
+    # The options keep their values: Hash is still 16 MB, one thread, one PV line. (The book
+    # would answer the start position without a search: it is off for this one `go`.)
+    e.send("setoption name OwnBook value false")
     e.position(chess.Board())
     _, infos, _ = e.go("depth 5")
     check({parse_info(l, None).get("multipv") for l in infos} == {1}, "MultiPV changed by a bad setoption")
+    e.send("setoption name OwnBook value true")
     for text in BAD_GO:
         e.position(chess.Board(), ["e2e4"])
         msg = expect_error(e, text, text)
@@ -904,7 +912,9 @@ def t_bad_input():
               f"{text}: no warning")
         check(parse_bestmove(line, e.board) is not None and t - t0 <= limit, f"{text}: {line} after {t - t0:.2f}s")
         count += 1
-    # A huge but valid clock: the engine searches (as it may) and stops when told.
+    # A huge but valid clock: the engine searches (as it may) and stops when told. (Without
+    # the book, which would answer the start position at once.)
+    e.send("setoption name OwnBook value false")
     for text in ("go wtime 9223372036854775807 btime 9223372036854775807 winc 9223372036854775807",
                  "go movetime 9223372036854775807", "go nodes 18446744073709551615 depth 999999",
                  "go wtime 9223372036854775807 btime 1 movestogo 4294967295"):

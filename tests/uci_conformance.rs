@@ -1,6 +1,7 @@
-//! The UCI conformance and bad-input suites (tests/uci_conformance.py), run through python-chess
-//! as a real client against the release binary. They fail, not skip, when python3 or
-//! python-chess is missing: `.ci/run` installs python-chess.
+//! The UCI conformance and bad-input suites (tests/uci_conformance.py) and the book over UCI
+//! (tests/uci_book.py), run through python-chess as a real client against the release binary.
+//! They fail, not skip, when python3 or python-chess is missing: `.ci/run` installs
+//! python-chess.
 
 use std::process::Command;
 use std::sync::Mutex;
@@ -9,17 +10,23 @@ use std::sync::Mutex;
 static SERIAL: Mutex<()> = Mutex::new(());
 
 fn run_section(section: &str) {
+    run_script("uci_conformance.py", &[section]);
+}
+
+/// Runs `python3 tests/SCRIPT ENGINE ARGS…` and asserts that every test in it passed.
+fn run_script(script: &str, args: &[&str]) {
     let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/uci_conformance.py");
+    let script = format!("{}/tests/{script}", env!("CARGO_MANIFEST_DIR"));
+    let section = args.first().copied().unwrap_or(script.as_str());
     let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    let output = Command::new(&python)
-        .arg(script)
+    let mut command = Command::new(&python);
+    command
+        .arg(&script)
         .arg(env!("CARGO_BIN_EXE_tropa"))
-        .arg(section)
-        .output()
-        .unwrap_or_else(|e| {
-            panic!("cannot run {python}: {e} (python3 with python-chess is required)")
-        });
+        .args(args);
+    let output = command.output().unwrap_or_else(|e| {
+        panic!("cannot run {python}: {e} (python3 with python-chess is required)")
+    });
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     println!("{stdout}");
@@ -43,4 +50,9 @@ fn uci_protocol_conformance() {
 #[test]
 fn uci_bad_input() {
     run_section("bad_input");
+}
+
+#[test]
+fn uci_book() {
+    run_script("uci_book.py", &[]);
 }

@@ -1,6 +1,7 @@
 //! The command line: `tropa` alone speaks UCI; subcommands run the tools.
 
 pub mod bench;
+pub mod book;
 mod pioneer;
 mod tools;
 
@@ -123,6 +124,12 @@ pub enum Command {
         #[arg(long, default_value_t = crate::pioneer::study::MAX_POSITIONS)]
         max_positions: usize,
     },
+    /// Opening books: build, show, import/export Polyglot, bench.
+    Book {
+        /// What to do with books.
+        #[command(subcommand)]
+        command: book::BookCommand,
+    },
     /// Fit the evaluation weights to labelled positions (Texel method).
     Tune {
         /// Positions, one "FEN;result;score" per line (plain or .xz).
@@ -213,6 +220,7 @@ pub fn main() -> i32 {
             tree,
             max_positions,
         }) => pioneer::study(fen.as_deref(), depth, tree, max_positions),
+        Some(Command::Book { command }) => book::run(command),
         Some(Command::Tune {
             data,
             epochs,

@@ -232,6 +232,9 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), String> {
     };
     engine.options.move_overhead = 0;
     println!("{}", game.board());
+    for line in crate::book::show::for_analysis(&game) {
+        println!("{line}");
+    }
     let mut reporter = SanReporter {
         root: game.board().clone(),
     };

@@ -7,6 +7,7 @@
 //! `ucinewgame`) first end the running search. Bad input never changes the state: it gets an
 //! `info string error: …` line and the engine goes on with what it had.
 
+mod book;
 pub mod go;
 pub mod options;
 
@@ -101,6 +102,7 @@ pub struct Uci {
     search: Option<RunningSearch>,
     /// `ShowPlans`: PIONEER's plans for the root as `info string plan …` before each search.
     show_plans: bool,
+    book: book::BookSession,
 }
 
 struct UciReporter {
@@ -210,6 +212,7 @@ impl Uci {
             chess960: false,
             search: None,
             show_plans: false,
+            book: book::BookSession::new(),
         }
     }
 
@@ -238,11 +241,15 @@ impl Uci {
             "debug" | "register" => {}
             "ucinewgame" => {
                 self.finish_search();
+                self.book.end_game(&self.out);
                 self.lock_engine().clear();
                 self.game = Game::from_board(Board::default(), self.chess960);
             }
             "position" => match go::parse_position(args, self.chess960) {
-                Ok(game) => self.game = game,
+                Ok(game) => {
+                    self.book.position(&game, &self.out);
+                    self.game = game
+                }
                 Err(e) => self.out.error(&e),
             },
             "go" => self.go(args),
@@ -263,6 +270,7 @@ impl Uci {
                     search.stop();
                 }
                 self.finish_search();
+                self.book.end_game(&self.out);
                 return Flow::Quit;
             }
             "d" => {
@@ -286,6 +294,9 @@ impl Uci {
             Err(e) => return self.out.error(&e),
         };
         self.finish_search();
+        if book::BookSession::handles(name) {
+            return self.book.set_option(name, value, &self.out);
+        }
         let mut engine = self.lock_engine();
         match (name, value) {
             ("Hash", OptionValue::Int(mb)) => {
@@ -335,6 +346,13 @@ impl Uci {
         for w in warnings {
             self.out.error(&w);
         }
+        let multipv = self.lock_engine().options.multipv;
+        if let Some((info, mv)) = self.book.go(&self.game, &limits, multipv, self.chess960) {
+            let text = move_to_uci(self.game.board(), mv, self.chess960);
+            self.out.line(&info);
+            return self.out.line(&format!("bestmove {text}"));
+        }
+        let book_log = self.book.log();
         let control = Arc::new(SearchControl::new());
         let engine = Arc::clone(&self.engine);
         let game = self.game.clone();
@@ -374,7 +392,11 @@ impl Uci {
                 };
                 let result = engine.search(&game, &limits, &thread_control, &mut reporter);
                 drop(engine);
-                // Normally written already (`Reporter::finished`); never left unwritten.
+                if let (Some(best), false) = (result.best, limits.infinite) {
+                    book::record_search(&book_log, &game, best, result.score);
+                }
+                // Normally written already (`Reporter::finished`); never left unwritten. The
+                // next command joins this thread first, so the move above is logged by then.
                 reporter.answer(&result);
             });
         match spawned {
@@ -479,6 +501,7 @@ pub fn run(input: &mut impl BufRead, out: Output) {
         }
     }
     uci.wait_for_search();
+    uci.book.end_game(&out);
 }
 
 #[cfg(test)]

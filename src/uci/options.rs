@@ -131,6 +131,38 @@ pub fn declared() -> Vec<OptionSpec> {
             name: "PioneerGuide",
             kind: Check { default: false },
         },
+        OptionSpec {
+            name: "UCI_AnalyseMode",
+            kind: Check { default: false },
+        },
+        OptionSpec {
+            name: "OwnBook",
+            kind: Check { default: true },
+        },
+        OptionSpec {
+            name: "BookFile",
+            kind: Text { default: "" },
+        },
+        OptionSpec {
+            name: "BookDepth",
+            kind: Spin {
+                default: 12,
+                min: 1,
+                max: 100,
+            },
+        },
+        OptionSpec {
+            name: "BookLearning",
+            kind: Check { default: false },
+        },
+        OptionSpec {
+            name: "BookSeed",
+            kind: Spin {
+                default: 0,
+                min: 0,
+                max: 2_147_483_647,
+            },
+        },
     ]
 }
 

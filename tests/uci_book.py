@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""The opening book over UCI, driven by python-chess as a real client (issue 3).
+
+Run by tests/uci_conformance.rs (`cargo test --release`) as
+
+    python3 tests/uci_book.py ENGINE
+
+It reuses the line-level client and the strict checks of tests/uci_conformance.py (every `info`
+line parsed, every `bestmove` legal) and checks what the book adds to the protocol: a book move
+is answered at once with an `info string book` line when playing; analysis (`go infinite`, a
+bare `go`, `UCI_AnalyseMode`, `MultiPV` above 1) always searches; a fixed `BookSeed` repeats its
+choices; an opponent who leaves the book hands over to the search; a broken `BookFile` is
+reported by name and the engine plays on without a book.
+"""
+import os
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import uci_conformance as u  # noqa: E402
+from uci_conformance import Raw, check, parse_info  # noqa: E402
+
+import chess  # noqa: E402
+import chess.engine  # noqa: E402
+
+FIRST_MOVES = {"e2e4", "d2d4", "c2c4", "g2g3", "g1f3"}
+CLOCK = "wtime 10000 btime 10000 winc 100 binc 100"
+
+
+def strings(infos):
+    return [parse_info(l, None).get("string", "") for l in infos]
+
+
+def searched(infos):
+    """Did the engine search (an `info depth …` line) rather than answer from the book?"""
+    return any(parse_info(l, None).get("depth") for l in infos)
+
+
+def t_book_play():
+    e = Raw()
+    e.send("uci")
+    e.until("uciok")
+    e.position(chess.Board())
+    notes = []
+    for args in (CLOCK, "movetime 1000", "depth 8", "nodes 100000"):
+        move, infos, took = e.go(args)
+        check(move.uci() in FIRST_MOVES, f"go {args}: {move} is not one of the five trees")
+        check(any(s.startswith("book ") for s in strings(infos)) and not searched(infos),
+              f"go {args} from the start was not a book answer: {infos}")
+        # A book answer costs no search: far below the time asked for, even on a loaded machine.
+        check(took < 0.5, f"book answer to go {args} took {took:.3f}s")
+        notes.append(f"{args.split()[0]} {move} {took * 1000:.1f} ms")
+    # The same seed repeats the same choices along a line; both sides are answered.
+    lines = []
+    for _ in range(2):
+        e.send("setoption name BookSeed value 12345")
+        played = []
+        for _ in range(6):
+            e.position(chess.Board(), played)
+            move, infos, _ = e.go(CLOCK)
+            if not any(s.startswith("book ") for s in strings(infos)):
+                break
+            played.append(move.uci())
+        lines.append(played)
+    check(lines[0] == lines[1] and len(lines[0]) >= 4, f"BookSeed 12345 gave {lines}")
+    # The opponent leaves the book: the search takes over (as Black after 1.b3, and as White
+    # after 1.e4 h5, a reply no game in the default book has).
+    for moves in (["b2b3"], ["e2e4", "h7h5"]):
+        e.position(chess.Board(), moves)
+        move, infos, _ = e.go("depth 4")
+        check(searched(infos) and not any(s.startswith("book ") for s in strings(infos)),
+              f"after {moves} the book still answered: {infos}")
+    # OwnBook false: always the search.
+    e.send("setoption name OwnBook value false")
+    e.position(chess.Board())
+    _, infos, _ = e.go("depth 4")
+    check(searched(infos), "OwnBook false did not search")
+    e.sync()
+    e.close()
+    return f"{'; '.join(notes)}; seeded line {' '.join(lines[0])}"
+
+
+def t_book_analysis():
+    e = Raw()
+    e.position(chess.Board())
+    # go infinite and a bare go search until stop.
+    for args in ("infinite", ""):
+        e.searching = e.board.copy()
+        e.send(f"go {args}".strip())
+        _, first, _ = e.until("info", 5, forbid="bestmove")
+        check("string book" not in first, f"go {args or '(bare)'} answered from the book")
+        e.send("stop")
+        _, line, _ = e.until("bestmove", 5)
+        u.parse_bestmove(line, e.board)
+    # UCI_AnalyseMode and MultiPV > 1 are analysis.
+    for on, off in (("setoption name UCI_AnalyseMode value true", "setoption name UCI_AnalyseMode value false"),
+                    ("setoption name MultiPV value 2", "setoption name MultiPV value 1")):
+        e.send(on)
+        _, infos, _ = e.go("depth 4")
+        check(searched(infos) and not any(s.startswith("book ") for s in strings(infos)),
+              f"{on}: the book answered")
+        e.send(off)
+        _, infos, _ = e.go("depth 4")
+        check(any(s.startswith("book ") for s in strings(infos)), f"{off}: no book answer")
+    e.close()
+    # python-chess: analyse (which sets UCI_AnalyseMode) gets lines; play gets a book move.
+    with chess.engine.SimpleEngine.popen_uci([u.ENGINE]) as eng:
+        info = eng.analyse(chess.Board(), chess.engine.Limit(depth=6))
+        check(info.get("depth") == 6 and info.get("pv"), f"python-chess analyse: {info}")
+        t0 = time.monotonic()
+        r = eng.play(chess.Board(), chess.engine.Limit(white_clock=10, black_clock=10), info=chess.engine.INFO_ALL)
+        took = time.monotonic() - t0
+        check(r.move.uci() in FIRST_MOVES, f"python-chess play from the start: {r.move}")
+        check(str(r.info.get("string", "")).startswith("book "), f"python-chess play: no book line {r.info}")
+    return f"analysis searched; python-chess play answered {r.move} from the book in {took * 1000:.0f} ms"
+
+
+def t_book_files():
+    e = Raw()
+    notes = []
+    with tempfile.TemporaryDirectory() as folder:
+        broken = {
+            "garbage.tbk": b"this is not a book at all\n" * 4,
+            "empty.tbk": b"",
+        }
+        for name, data in broken.items():
+            path = os.path.join(folder, name)
+            with open(path, "wb") as f:
+                f.write(data)
+        for name in (*broken, "missing.tbk"):
+            path = os.path.join(folder, name)
+            e.send(f"setoption name BookFile value {path}")
+            e.send("isready")
+            _, _, seen = e.until("readyok")
+            errors = [l for l in seen if l.startswith("info string error")]
+            check(len(errors) == 1 and name in errors[0] and "without a book" in errors[0],
+                  f"BookFile {name}: {seen}")
+            notes.append(errors[0][len("info string error: "):])
+            # No book, and the engine still plays (a search from the start position).
+            e.position(chess.Board())
+            move, infos, _ = e.go("depth 3")
+            check(move is not None and searched(infos), f"after BookFile {name}: {infos}")
+            e.position(chess.Board(), [move.uci()])
+            move, _, _ = e.go("depth 3")
+            check(move is not None, f"after BookFile {name}: no second move")
+        # The files are left as they were; an empty BookFile is the built-in book again.
+        for name, data in broken.items():
+            with open(os.path.join(folder, name), "rb") as f:
+                check(f.read() == data, f"{name} was changed")
+        check(not os.path.exists(os.path.join(folder, "missing.tbk")), "missing.tbk was created")
+        e.send("setoption name BookFile value <empty>")
+        e.position(chess.Board())
+        _, infos, _ = e.go(CLOCK)
+        check(any(s.startswith("book ") for s in strings(infos)), "the built-in book did not come back")
+    e.sync()
+    e.close()
+    return "errors: " + " | ".join(notes)
+
+
+def main():
+    if len(sys.argv) != 2:
+        raise SystemExit(__doc__)
+    u.SECTIONS = {"book": [t_book_play, t_book_analysis, t_book_files]}
+    sys.argv = [sys.argv[0], sys.argv[1], "book"]
+    u.main()
+
+
+if __name__ == "__main__":
+    main()
