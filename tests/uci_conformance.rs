@@ -49,7 +49,7 @@ fn uci_protocol_conformance() {
 
 #[test]
 fn uci_bad_input() {
-    run_section("bad_input");
+    run_script("uci_bad_input.py", &[]);
 }
 
 #[test]
