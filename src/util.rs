@@ -32,8 +32,39 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
+    } else {
+        remove_stale_temporaries(&dir, &name.to_string_lossy());
     }
     result
+}
+
+/// Removes the temporary files that writers of `name` killed in mid-write left behind. A
+/// temporary carries its writer's process id; it is stale when that process no longer exists.
+/// Only where `/proc` tells (Linux): elsewhere nothing is removed, as a live writer's file must
+/// never be.
+fn remove_stale_temporaries(dir: &Path, name: &str) {
+    let proc_fs = Path::new("/proc/self");
+    if !proc_fs.exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let file = file.to_string_lossy();
+        let Some(pid) = file
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 #[cfg(test)]
@@ -49,6 +80,24 @@ mod tests {
         write_atomically(&path, b"two").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_temporary_of_a_killed_writer_is_removed_by_the_next_write() {
+        let dir = std::env::temp_dir().join(format!("tropa-util-stale-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("book.tbk");
+        // Process ids above the kernel's maximum (2^22) never exist.
+        let stale = dir.join(".book.tbk.4294967295.tmp");
+        let other = dir.join(".other.tbk.4294967295.tmp");
+        for f in [&stale, &other] {
+            std::fs::write(f, b"half").unwrap();
+        }
+        write_atomically(&path, b"whole").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"whole");
+        assert_eq!(!stale.exists(), Path::new("/proc/self").exists());
+        assert!(other.exists(), "another file's temporary is left alone");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
