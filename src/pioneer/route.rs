@@ -361,19 +361,22 @@ impl<'a> Assessor<'a> {
         let mut to_go = vec![[u16::MAX; 64]; len + 1];
         to_go[len][bundle.to as usize] = 0;
         let hint = bundle.inner_squares() | bundle.to.bitboard();
+        // Cost of stepping s → t at step k and going on from t at the least cost (None if t
+        // leads nowhere).
+        let via = |to_go: &[[u16; 64]], k: usize, s: Square, t: Square| {
+            let rest = to_go[k + 1][t as usize];
+            (rest != u16::MAX).then(|| {
+                let end = (k + 1 == len).then_some(finish);
+                self.segment_cost(s, t, (k + 1) as u8, end, hint) + rest
+            })
+        };
         for k in (0..len).rev() {
             for s in bundle.step(k) {
-                let mut best = u16::MAX;
-                for t in bundle.step(k + 1) & self.mover.steps(s) {
-                    let rest = to_go[k + 1][t as usize];
-                    if rest == u16::MAX {
-                        continue;
-                    }
-                    let end = (k + 1 == len).then_some(finish);
-                    let c = self.segment_cost(s, t, (k + 1) as u8, end, hint) + rest;
-                    best = best.min(c);
-                }
-                to_go[k][s as usize] = best;
+                to_go[k][s as usize] = (bundle.step(k + 1) & self.mover.steps(s))
+                    .into_iter()
+                    .filter_map(|t| via(&to_go, k, s, t))
+                    .min()
+                    .unwrap_or(u16::MAX);
             }
         }
         // Walk forward choosing the cheapest continuation; collect equally good first steps.
@@ -383,12 +386,9 @@ impl<'a> Assessor<'a> {
         for k in 0..len {
             let mut choice: Option<(u16, Square)> = None;
             for t in bundle.step(k + 1) & self.mover.steps(current) {
-                let rest = to_go[k + 1][t as usize];
-                if rest == u16::MAX {
+                let Some(c) = via(&to_go, k, current, t) else {
                     continue;
-                }
-                let end = (k + 1 == len).then_some(finish);
-                let c = self.segment_cost(current, t, (k + 1) as u8, end, hint) + rest;
+                };
                 if k == 0 && c == to_go[0][self.start as usize] {
                     first_steps |= t.bitboard();
                 }

@@ -26,6 +26,7 @@ use super::zone::{Analysis, Verdict as ZoneVerdict};
 use crate::eval::insufficient_material;
 use crate::rules::see::exchange_on_square;
 use crate::rules::{legal_moves, piece_value, repetition_key, Board, Color, Move, Piece};
+use crate::search::tt::Bound;
 use std::collections::{HashMap, HashSet};
 
 /// Material lead (centipawns) that counts as a win.
@@ -98,13 +99,6 @@ struct Entry {
     value: i32,
     bound: Bound,
     best: Option<Move>,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
 }
 
 /// Static value of a position by the zone model, for the side to move: material, the promotion
@@ -344,13 +338,7 @@ impl ZoneSearch {
                 break;
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.table.insert(
             key,
             Entry {

@@ -23,6 +23,20 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// The bound a full-width alpha-beta search gives its `best` score, searched with the
+    /// window (`alpha`, `beta`): a fail-high, a score inside the window, or a fail-low.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// What a probe returns.
 #[derive(Clone, Copy, Debug)]
 pub struct TtHit {

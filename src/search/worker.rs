@@ -284,13 +284,7 @@ impl Worker {
         }
         self.root_moves[pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
         if !self.stopped && pv_index == 0 {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, original_alpha, beta);
             shared.tt.store(
                 board.hash(),
                 0,
@@ -692,13 +686,7 @@ impl Worker {
         if excluded.is_some() {
             return best_score;
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_move.is_some() && best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_score, original_alpha, beta);
         shared.tt.store(
             key,
             ply,

@@ -293,30 +293,9 @@ pub fn record_search(log: &MoveLog, game: &Game, best: Move, score: i32) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Flow, Output, Uci};
+    use super::super::{Capture, Flow, Output, Uci};
     use crate::book::probe::encode_line;
     use crate::book::{builtin, Book};
-    use std::io::Write;
-    use std::sync::{Arc, Mutex};
-
-    #[derive(Clone, Default)]
-    struct Capture(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Capture {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    impl Capture {
-        fn take(&self) -> String {
-            String::from_utf8(std::mem::take(&mut *self.0.lock().unwrap())).unwrap()
-        }
-    }
 
     fn run(uci: &mut Uci, commands: &[&str]) {
         for c in commands {

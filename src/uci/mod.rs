@@ -504,22 +504,33 @@ pub fn run(input: &mut impl BufRead, out: Output) {
     uci.book.end_game(&out);
 }
 
+/// An output sink the tests read back (the UCI loop's and the book session's tests).
+#[cfg(test)]
+#[derive(Clone, Default)]
+struct Capture(Arc<Mutex<Vec<u8>>>);
+
+#[cfg(test)]
+impl Write for Capture {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+impl Capture {
+    /// Everything written since the last call.
+    fn take(&self) -> String {
+        String::from_utf8(std::mem::take(&mut *self.0.lock().unwrap())).unwrap()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[derive(Clone, Default)]
-    struct Capture(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Capture {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
 
     fn session(input: &[u8]) -> String {
         let capture = Capture::default();
@@ -527,8 +538,7 @@ mod tests {
             &mut std::io::Cursor::new(input.to_vec()),
             Output::to(capture.clone()),
         );
-        let bytes = capture.0.lock().unwrap().clone();
-        String::from_utf8(bytes).unwrap()
+        capture.take()
     }
 
     #[test]
