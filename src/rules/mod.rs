@@ -6,12 +6,14 @@
 //! UCI and SAN move notation, a game record with repetition keys, perft and the static exchange
 //! model. Nothing here knows about search or evaluation.
 
+mod checks;
 mod fen;
 mod game;
 pub mod notation;
 pub mod perft;
 pub mod see;
 
+pub use checks::quiet_checks;
 pub use cozy_chess::{BitBoard, Board, Color, File, GameStatus, Move, Piece, Rank, Square};
 pub use fen::{parse_fen, write_fen, FenError, START_FEN};
 pub use game::{Game, GameError};

@@ -1,7 +1,7 @@
-//! What the search learns about quiet moves while it runs: the history heuristic (by side,
-//! from and to square), continuation history (by the previous move's piece and square), killer
-//! moves per ply and counter-moves. These order the quiet moves that seed 001 keeps in
-//! "ordered lists".
+//! What the search learns about moves while it runs: the history heuristic (by side, from and
+//! to square), continuation history (by the previous move's piece and square), killer moves per
+//! ply and counter-moves order the quiet moves that seed 001 keeps in "ordered lists"; capture
+//! history (by piece, square and victim) breaks ties among captures that MVV/LVA ranks alike.
 
 use crate::rules::{Color, Move, Piece, Square};
 use crate::search::MAX_PLY;
@@ -24,9 +24,27 @@ impl PieceTo {
     }
 }
 
+/// A capture as capture history keys it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CaptureKey {
+    /// The capturing piece.
+    pub piece: Piece,
+    /// Where it captures.
+    pub to: Square,
+    /// The captured piece (a pawn for en passant).
+    pub victim: Piece,
+}
+
+impl CaptureKey {
+    fn index(self) -> usize {
+        (self.piece as usize * 64 + self.to as usize) * 6 + self.victim as usize
+    }
+}
+
 /// Per-thread ordering statistics.
 pub struct History {
     butterfly: Vec<i16>,
+    captures: Vec<i16>,
     continuation: Vec<i16>,
     counters: Vec<Option<Move>>,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
@@ -48,6 +66,7 @@ impl History {
     pub fn new() -> Self {
         History {
             butterfly: vec![0; 2 * 64 * 64],
+            captures: vec![0; 6 * 64 * 6],
             continuation: vec![0; 6 * 64 * 6 * 64],
             counters: vec![None; 6 * 64],
             killers: [[None; 2]; MAX_PLY + 1],
@@ -57,6 +76,7 @@ impl History {
     /// Forgets everything (`ucinewgame`, bench).
     pub fn clear(&mut self) {
         self.butterfly.fill(0);
+        self.captures.fill(0);
         self.continuation.fill(0);
         self.counters.fill(None);
         self.killers = [[None; 2]; MAX_PLY + 1];
@@ -124,6 +144,23 @@ impl History {
         }
     }
 
+    /// Capture-history score of a capture.
+    pub fn capture_score(&self, capture: CaptureKey) -> i32 {
+        self.captures[capture.index()] as i32
+    }
+
+    /// At a cut-off at `depth`: rewards the capture that caused it (if it was one) and
+    /// penalises the captures tried before it.
+    pub fn update_captures(&mut self, best: Option<CaptureKey>, tried: &[CaptureKey], depth: i32) {
+        let b = bonus(depth);
+        if let Some(best) = best {
+            gravity(&mut self.captures[best.index()], b);
+        }
+        for &capture in tried.iter().filter(|&&c| Some(c) != best) {
+            gravity(&mut self.captures[capture.index()], -b);
+        }
+    }
+
     /// The two killer moves of a ply.
     pub fn killers(&self, ply: usize) -> [Option<Move>; 2] {
         self.killers[ply.min(MAX_PLY)]
@@ -181,6 +218,20 @@ mod tests {
             g > 0 && g <= HISTORY_MAX && (-HISTORY_MAX..0).contains(&b),
             "{g} {b}"
         );
+    }
+
+    #[test]
+    fn capture_history_rewards_the_refutation_and_penalises_the_rest() {
+        let mut h = History::new();
+        let key = |piece, to, victim| CaptureKey { piece, to, victim };
+        let good = key(Piece::Knight, Square::E5, Piece::Pawn);
+        let bad = key(Piece::Queen, Square::E5, Piece::Pawn);
+        h.update_captures(Some(good), &[bad, good], 6);
+        assert!(h.capture_score(good) > 0);
+        assert!(h.capture_score(bad) < 0);
+        // A quiet cut-off penalises every capture tried.
+        h.update_captures(None, &[good], 6);
+        assert!(h.capture_score(good) < bonus(6));
     }
 
     #[test]

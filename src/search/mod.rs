@@ -7,6 +7,7 @@
 //! tree with staggered depths and only feed the table. `SearchControl` is the handle the
 //! protocol uses to stop a search or turn a ponder search into a normal one.
 
+pub mod correction;
 pub mod history;
 pub mod movepick;
 pub mod params;
@@ -290,6 +291,7 @@ impl Engine {
         self.tt.clear();
         for w in &mut self.workers {
             w.history.clear();
+            w.correction.clear();
         }
     }
 

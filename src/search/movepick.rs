@@ -7,7 +7,7 @@
 //! once. The remaining moves are scored once and picked best-first by selection, which is
 //! cheaper than a full sort when a cut-off comes early.
 
-use super::history::{History, PieceTo};
+use super::history::{CaptureKey, History, PieceTo};
 use crate::pioneer::guide::PlanMoves;
 use crate::rules::see::see;
 use crate::rules::{is_capture, BitBoard, Board, Move, Piece, Rank, Square};
@@ -109,6 +109,18 @@ fn mvv_lva(board: &Board, mv: Move) -> i32 {
     victim * 64 + promotion - attacker
 }
 
+/// The capture-history key of `mv`, if it captures (en passant takes a pawn).
+pub fn capture_key(board: &Board, mv: Move) -> Option<CaptureKey> {
+    if !is_capture(board, mv) {
+        return None;
+    }
+    Some(CaptureKey {
+        piece: board.piece_on(mv.from).unwrap_or(Piece::Pawn),
+        to: mv.to,
+        victim: board.piece_on(mv.to).unwrap_or(Piece::Pawn),
+    })
+}
+
 impl MovePicker {
     /// A picker over all legal moves (main search). `buffer` is reused storage for the move
     /// list (its contents are discarded); get it back with `into_buffer`.
@@ -193,7 +205,8 @@ impl MovePicker {
         for entry in &mut self.moves {
             let mv = entry.mv;
             entry.score = if is_capture(board, mv) || mv.promotion.is_some() {
-                let order = mvv_lva(board, mv);
+                let order = mvv_lva(board, mv) * 16
+                    + capture_key(board, mv).map_or(0, |c| history.capture_score(c) / 16);
                 if mv.promotion.is_some_and(|p| p != Piece::Queen) {
                     BAD_CAPTURE + order
                 } else if see(board, mv) >= 0 {

@@ -35,6 +35,14 @@ fn sees_stalemate_and_mate_scores() {
 }
 
 #[test]
+fn quiescence_sees_a_quiet_mating_check_past_the_horizon() {
+    // 1.Rxa7?? wins a pawn but lets 1...Re1# in; at depth 1 only quiescence can see the mate,
+    // and only because it tries quiet checks at its first ply.
+    let r = search("4r1k1/p4ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", 1);
+    assert_ne!(r.best.unwrap().to_string(), "a1a7");
+}
+
+#[test]
 fn wins_a_hanging_queen() {
     let r = search(
         "rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 1",

@@ -8,6 +8,11 @@
 
 use std::time::{Duration, Instant};
 
+/// Moves the clock is planned over when the control is sudden death. Most games are decided
+/// well before move 60, so planning for 30 more moves spends the clock where it matters; the
+/// plan is remade every move, so the share shrinks with the clock and never runs it out.
+const SUDDEN_DEATH_HORIZON: f64 = 30.0;
+
 /// The clock part of a UCI `go` command, in milliseconds.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Clock {
@@ -63,7 +68,9 @@ impl TimeManager {
         let lag = (overhead / 10).max(1) as f64;
         let time = clock.time as f64;
         let increment = clock.increment as f64;
-        let moves = clock.moves_to_go.map_or(40.0, |m| (m.clamp(1, 50)) as f64);
+        let moves = clock
+            .moves_to_go
+            .map_or(SUDDEN_DEATH_HORIZON, |m| (m.clamp(1, 50)) as f64);
         // What can be spent over the next `moves` moves, future increments included.
         let pool =
             (time + increment * (moves - 1.0) - overhead as f64 - lag * (moves + 1.0)).max(1.0);

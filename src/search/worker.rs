@@ -7,8 +7,9 @@
 //! `negamax`; pruning is never applied at PV nodes, so the main line stays full-width where the
 //! seed wants repetitions detected.
 
+use super::correction::CorrectionHistory;
 use super::history::{History, PieceTo};
-use super::movepick::{MovePicker, OrderContext, ScoredMove};
+use super::movepick::{capture_key, MovePicker, OrderContext, ScoredMove};
 use super::params::*;
 use super::tt::{Bound, TranspositionTable};
 use super::{SearchControl, INFINITY, MATE, MAX_PLY};
@@ -20,6 +21,7 @@ use crate::search::tt::MATE_BOUND;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 mod qsearch;
+mod root;
 
 /// How often (in nodes) the stop conditions are checked.
 const CHECK_INTERVAL: u64 = 1024;
@@ -59,6 +61,8 @@ pub struct Worker {
     pub id: usize,
     /// Move-ordering statistics, kept between searches of a game.
     pub history: History,
+    /// Static-evaluation corrections, kept between searches of a game.
+    pub correction: CorrectionHistory,
     /// Root moves, best first after each iteration.
     pub root_moves: Vec<RootMove>,
     /// Nodes searched in the current search.
@@ -70,6 +74,8 @@ pub struct Worker {
     pv: Vec<Vec<Move>>,
     /// Move-list storage per ply, lent to each node's move picker.
     move_buffers: Vec<Vec<ScoredMove>>,
+    /// Quiet-check storage per ply, for the first ply of quiescence.
+    check_buffers: Vec<Vec<Move>>,
     lmr: Vec<[i32; 64]>,
     contempt: i32,
     root_depth: i32,
@@ -118,6 +124,7 @@ impl Worker {
         Worker {
             id,
             history: History::new(),
+            correction: CorrectionHistory::new(),
             root_moves: Vec::new(),
             nodes: 0,
             seldepth: 0,
@@ -127,6 +134,7 @@ impl Worker {
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
             move_buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
+            check_buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
             lmr: lmr_table(),
             contempt: 0,
             root_depth: 0,
@@ -227,77 +235,6 @@ impl Worker {
         false
     }
 
-    /// Searches the root at `depth` within (alpha, beta), for root moves from `pv_index` on
-    /// (MultiPV searches the best lines one after another). Returns the best score.
-    pub fn root_search(
-        &mut self,
-        board: &Board,
-        shared: &Shared,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        pv_index: usize,
-    ) -> i32 {
-        self.root_depth = depth;
-        let original_alpha = alpha;
-        let mut best = -INFINITY;
-        // The previous best first, the rest by their last scores (a stable sort keeps ties in order).
-        for r in &mut self.root_moves[pv_index..] {
-            r.previous_score = r.score;
-            r.score = -INFINITY;
-        }
-        for i in pv_index..self.root_moves.len() {
-            let mv = self.root_moves[i].mv;
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            self.push(&child, board, mv, 0);
-            let new_depth = depth - 1 + i32::from(!child.checkers().is_empty());
-            self.seldepth = self.seldepth.max(1);
-            let score = if i == pv_index {
-                -self.negamax(&child, shared, -beta, -alpha, new_depth, 1, false)
-            } else {
-                let mut s = -self.negamax(&child, shared, -alpha - 1, -alpha, new_depth, 1, true);
-                if s > alpha && s < beta && !self.stopped {
-                    s = -self.negamax(&child, shared, -beta, -alpha, new_depth, 1, false);
-                }
-                s
-            };
-            self.keys.pop();
-            if self.stopped {
-                break;
-            }
-            let root_move = &mut self.root_moves[i];
-            if i == pv_index || score > alpha {
-                root_move.score = score;
-                root_move.seldepth = self.seldepth;
-                root_move.pv.clear();
-                root_move.pv.push(mv);
-                root_move.pv.extend_from_slice(&self.pv[1]);
-            }
-            best = best.max(score);
-            if score > alpha {
-                alpha = score;
-                if score >= beta {
-                    break;
-                }
-            }
-        }
-        self.root_moves[pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
-        if !self.stopped && pv_index == 0 {
-            let bound = Bound::of(best, original_alpha, beta);
-            shared.tt.store(
-                board.hash(),
-                0,
-                Some(self.root_moves[0].mv),
-                best,
-                0,
-                depth,
-                bound,
-            );
-        }
-        best
-    }
-
     /// Pushes the child's key and remembers the move for continuation history.
     fn push(&mut self, child: &Board, parent: &Board, mv: Move, ply: usize) {
         self.keys.push(repetition_key(child));
@@ -340,7 +277,7 @@ impl Worker {
         // Step 1. Quiescence at the horizon.
         let in_check = !board.checkers().is_empty();
         if depth <= 0 && !in_check {
-            return self.quiescence(board, shared, alpha, beta, ply);
+            return self.quiescence(board, shared, alpha, beta, ply, true);
         }
         depth = depth.max(1);
 
@@ -386,12 +323,14 @@ impl Worker {
             }
         }
 
-        // Step 5. Static evaluation; "improving" if better than two plies ago.
-        let static_eval = if in_check {
+        // Step 5. Static evaluation, corrected by what searches of similar positions found;
+        // "improving" if better than two plies ago.
+        let raw_eval = if in_check {
             None
         } else {
             Some(tt_hit.map_or_else(|| evaluate(board), |h| h.eval))
         };
+        let static_eval = raw_eval.map(|e| self.correction.corrected(board, e));
         self.frames[ply].eval = static_eval;
         let improving = match (
             static_eval,
@@ -494,6 +433,7 @@ impl Worker {
         let mut best_move = None;
         let mut moves_searched = 0;
         let mut quiets_tried: Vec<(Move, Piece)> = Vec::new();
+        let mut captures_tried = Vec::new();
         let original_alpha = alpha;
         let us = board.side_to_move();
 
@@ -594,7 +534,7 @@ impl Worker {
                     reduction =
                         self.lmr[depth.min(MAX_PLY as i32) as usize][moves_searched.min(63)];
                     reduction += i32::from(!pv_node) + i32::from(cut_node) - i32::from(improving);
-                    reduction -= i32::from(gives_check);
+                    reduction -= 2 * i32::from(gives_check);
                     if quiet {
                         reduction -= i32::from(
                             Some(mv) == ctx.killers[0]
@@ -658,12 +598,17 @@ impl Worker {
                             self.history
                                 .update_quiets(us, (mv, piece), &quiets_tried, prev, depth);
                         }
+                        let best_capture = capture_key(board, mv);
+                        self.history
+                            .update_captures(best_capture, &captures_tried, depth);
                         break;
                     }
                 }
             }
             if quiet {
                 quiets_tried.push((mv, piece));
+            } else if let Some(capture) = capture_key(board, mv) {
+                captures_tried.push(capture);
             }
         }
 
@@ -692,10 +637,25 @@ impl Worker {
             ply,
             best_move,
             best_score,
-            static_eval.unwrap_or(0),
+            raw_eval.unwrap_or(0),
             depth,
             bound,
         );
+
+        // Step 17. Teach the correction history, when the result is a quiet one that says more
+        // than the static evaluation did (a bound on the wrong side of it says nothing).
+        if let (Some(raw), Some(corrected)) = (raw_eval, static_eval) {
+            let quiet_best =
+                best_move.is_none_or(|mv| !is_capture(board, mv) && mv.promotion.is_none());
+            let informative = match bound {
+                Bound::Exact => true,
+                Bound::Lower => best_score > corrected,
+                Bound::Upper => best_score < corrected,
+            };
+            if quiet_best && informative && !is_mate_score(best_score) {
+                self.correction.update(board, depth, raw, best_score);
+            }
+        }
         best_score
     }
 }

@@ -1,6 +1,8 @@
 //! Quiescence search (seed 001): from the horizon on, only captures and promotions are
 //! searched "to the end", with the static evaluation as a floor (the side to move may stand
-//! pat); in check every evasion is searched, so a mate at the horizon is still seen.
+//! pat); in check every evasion is searched, so a mate at the horizon is still seen. At the
+//! first ply of quiescence, quiet checks that do not lose material are searched too: a checking
+//! sacrifice or a mating net one ply past the horizon is otherwise invisible.
 //!
 //! Design note: losing captures (by the exchange model) and captures that cannot lift the score
 //! to alpha even with `DELTA_MARGIN` on top are skipped; the table is probed and filled with
@@ -8,23 +10,46 @@
 
 use super::{Shared, Worker};
 use crate::eval::{evaluate, insufficient_material};
-use crate::rules::{repetition_key, Board, Piece};
+use crate::rules::see::see;
+use crate::rules::{quiet_checks, repetition_key, Board, Move, Piece};
 use crate::search::history::PieceTo;
 use crate::search::movepick::{MovePicker, OrderContext};
 use crate::search::params::DELTA_MARGIN;
 use crate::search::tt::Bound;
 use crate::search::{INFINITY, MATE, MAX_PLY};
 
+/// The best score and move of a quiescence node so far, and its raised alpha.
+struct Best {
+    score: i32,
+    alpha: i32,
+    mv: Option<Move>,
+}
+
+impl Best {
+    /// Takes in a move's score; true when it reaches `beta` (the node is cut).
+    fn improve(&mut self, score: i32, mv: Move, beta: i32) -> bool {
+        if score > self.score {
+            self.score = score;
+            if score > self.alpha {
+                self.alpha = score;
+                self.mv = Some(mv);
+            }
+        }
+        score >= beta
+    }
+}
+
 impl Worker {
     /// Quiescence search (seed 001): captures "to the end", the static eval as a floor; in check,
-    /// all evasions.
+    /// all evasions; with `checks`, also quiet checks that the exchange model does not lose.
     pub(super) fn quiescence(
         &mut self,
         board: &Board,
         shared: &Shared,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
+        checks: bool,
     ) -> i32 {
         self.nodes += 1;
         self.pv[ply].clear();
@@ -53,18 +78,23 @@ impl Worker {
             }
         }
 
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             None
         } else {
             Some(tt_hit.map_or_else(|| evaluate(board), |h| h.eval))
         };
-        let mut best_score = -INFINITY;
+        let static_eval = raw_eval.map(|e| self.correction.corrected(board, e));
+        let mut best = Best {
+            score: -INFINITY,
+            alpha,
+            mv: None,
+        };
         if let Some(e) = static_eval {
             if e >= beta {
                 return e;
             }
-            best_score = e;
-            alpha = alpha.max(e);
+            best.score = e;
+            best.alpha = alpha.max(e);
         }
 
         let prev = self.previous_moves(ply);
@@ -80,7 +110,6 @@ impl Worker {
         } else {
             MovePicker::noisy(ctx, buffer)
         };
-        let mut best_move = None;
         let mut any_move = false;
         while let Some(scored) = picker.next(board, &self.history) {
             let mv = scored.mv;
@@ -91,38 +120,45 @@ impl Worker {
                     continue;
                 }
                 let victim = board.piece_on(mv.to).map_or(100, crate::rules::piece_value);
-                if mv.promotion.is_none() && e + victim + DELTA_MARGIN <= alpha {
+                if mv.promotion.is_none() && e + victim + DELTA_MARGIN <= best.alpha {
                     continue;
                 }
             }
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            self.keys.push(repetition_key(&child));
-            self.frames[ply].moved = Some(PieceTo {
-                piece: board.piece_on(mv.from).unwrap_or(Piece::Pawn),
-                to: mv.to,
-            });
-            let score = -self.quiescence(&child, shared, -beta, -alpha, ply + 1);
-            self.keys.pop();
-            if self.stopped {
+            let alpha = best.alpha;
+            let Some(score) = self.quiescence_child(board, shared, mv, alpha, beta, ply) else {
                 return 0;
-            }
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = Some(mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
+            };
+            if best.improve(score, mv, beta) {
+                break;
             }
         }
         self.move_buffers[ply] = picker.into_buffer();
         if in_check && !any_move {
             return -MATE + ply as i32;
         }
-        let bound = if best_score >= beta {
+
+        if checks && !in_check && best.score < beta {
+            let mut candidates = std::mem::take(&mut self.check_buffers[ply]);
+            candidates.clear();
+            quiet_checks(board, &mut candidates);
+            for &mv in &candidates {
+                if see(board, mv) < 0 {
+                    continue;
+                }
+                let alpha = best.alpha;
+                let Some(score) = self.quiescence_child(board, shared, mv, alpha, beta, ply) else {
+                    break;
+                };
+                if best.improve(score, mv, beta) {
+                    break;
+                }
+            }
+            self.check_buffers[ply] = candidates;
+            if self.stopped {
+                return 0;
+            }
+        }
+        let bound = if best.score >= beta {
             Bound::Lower
         } else {
             Bound::Upper
@@ -130,12 +166,35 @@ impl Worker {
         shared.tt.store(
             key,
             ply,
-            best_move,
-            best_score,
-            static_eval.unwrap_or(0),
+            best.mv,
+            best.score,
+            raw_eval.unwrap_or(0),
             0,
             bound,
         );
-        best_score
+        best.score
+    }
+
+    /// Plays `mv` and searches the child with quiescence (no quiet checks below the first ply).
+    /// `None` when the search was stopped.
+    fn quiescence_child(
+        &mut self,
+        board: &Board,
+        shared: &Shared,
+        mv: Move,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let mut child = board.clone();
+        child.play_unchecked(mv);
+        self.keys.push(repetition_key(&child));
+        self.frames[ply].moved = Some(PieceTo {
+            piece: board.piece_on(mv.from).unwrap_or(Piece::Pawn),
+            to: mv.to,
+        });
+        let score = -self.quiescence(&child, shared, -beta, -alpha, ply + 1, false);
+        self.keys.pop();
+        (!self.stopped).then_some(score)
     }
 }
