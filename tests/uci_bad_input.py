@@ -124,20 +124,22 @@ def t_bad_input():
         move, _, _ = e.go("depth 2", timeout=10)
         check(move is not None and move in board.legal_moves, f"after {label}: {move} from {board.fen()}")
 
-    # FENs: the previous position (after 1.e4) is kept.
-    for label, fen in BAD_FENS:
-        e.position(chess.Board(), ["e2e4"])
-        msg = expect_error(e, f"position fen {fen}", label)
-        check(len(msg) < 400, f"{label}: error message too long ({len(msg)})")
-        shown.append(f"{label}: {msg}")
-        still_plays(AFTER_E4, label)
-        count += 1
-    for label, text in BAD_POSITIONS:
+    def rejected_after_e4(text, label):
+        # Sent after 1.e4: answered with an error, and the engine still plays from 1.e4.
+        nonlocal count
         e.position(chess.Board(), ["e2e4"])
         msg = expect_error(e, text, label)
         shown.append(f"{label}: {msg}")
         still_plays(AFTER_E4, label)
         count += 1
+        return msg
+
+    # FENs: the previous position (after 1.e4) is kept.
+    for label, fen in BAD_FENS:
+        msg = rejected_after_e4(f"position fen {fen}", label)
+        check(len(msg) < 400, f"{label}: error message too long ({len(msg)})")
+    for label, text in BAD_POSITIONS:
+        rejected_after_e4(text, label)
     for text in BAD_OPTIONS:
         msg = expect_error(e, text, text)
         shown.append(f"{text}: {msg}")
@@ -150,26 +152,14 @@ def t_bad_input():
     check({parse_info(l, None).get("multipv") for l in infos} == {1}, "MultiPV changed by a bad setoption")
     e.send("setoption name OwnBook value true")
     for text in BAD_GO:
-        e.position(chess.Board(), ["e2e4"])
-        msg = expect_error(e, text, text)
-        shown.append(f"{text}: {msg}")
-        still_plays(AFTER_E4, text)
-        count += 1
+        rejected_after_e4(text, text)
     for label, data in GARBAGE:
-        e.position(chess.Board(), ["e2e4"])
-        msg = expect_error(e, data, label)
+        msg = rejected_after_e4(data, label)
         check(all(c.isprintable() for c in msg), f"{label}: control characters echoed: {msg!r}")
-        shown.append(f"{label}: {msg}")
-        still_plays(AFTER_E4, label)
-        count += 1
     # Over-long lines (2 MB of garbage; 2 MB of moves), then a NUL byte in a line.
     for label, data in (("2 MB line", b"x" * (2 << 20)), ("2 MB of moves", b"position startpos moves " + b"e2e4 " * 400000),
                         ("NUL byte", b"position startpos moves e2e4\x00")):
-        e.position(chess.Board(), ["e2e4"])
-        msg = expect_error(e, data, label)
-        shown.append(f"{label}: {msg}")
-        still_plays(AFTER_E4, label)
-        count += 1
+        rejected_after_e4(data, label)
     # Negative and huge clock values: a warning, and a legal move (quickly for a 0 clock).
     for text, limit in (("go wtime -100 btime -100", 1.0), ("go wtime -1 btime 5000 winc -10 binc -10", 1.0),
                         ("go movetime -50", 1.0), ("go wtime 0 btime 0", 1.0)):

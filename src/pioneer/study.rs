@@ -281,12 +281,7 @@ impl ZoneSearch {
         let mut table_move = None;
         if let Some(e) = self.table.get(&key) {
             table_move = e.best;
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.value >= beta,
-                Bound::Upper => e.value <= alpha,
-            };
-            if usable {
+            if e.bound.settles(e.value, alpha, beta) {
                 return e.value;
             }
         }

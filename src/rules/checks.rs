@@ -1,15 +1,17 @@
 //! Quiet checking moves, for the first ply of quiescence (a quiet check is how most mating
 //! attacks and many winning sacrifices begin, and captures alone do not see them).
 //!
-//! Design note: a move is a candidate when its piece would attack the enemy king from the target
-//! square (direct check) or when the piece stands between one of our sliders and the enemy king
-//! (discovered check). Every candidate is then confirmed by playing it, so what is returned is
-//! exact; only castling with check is not offered.
+//! Design note: a move checks when its piece attacks the enemy king from the target square
+//! (direct check) or when the piece alone stands between one of our sliders and the enemy king
+//! and leaves that line (discovered check). Both are read from attack tables, without playing
+//! the move: this runs at every first ply of quiescence. The attack rays from the king are taken
+//! with the moving piece still in place, which is exact: a slider whose own square blocks the
+//! ray to its target would already be giving check. Only castling with check is not offered.
 
 use super::{BitBoard, Board, Move, Piece};
 use cozy_chess::{
-    get_between_rays, get_bishop_moves, get_bishop_rays, get_knight_moves, get_pawn_attacks,
-    get_rook_moves, get_rook_rays,
+    get_between_rays, get_bishop_moves, get_bishop_rays, get_knight_moves, get_line_rays,
+    get_pawn_attacks, get_rook_moves, get_rook_rays,
 };
 
 /// Appends the legal moves that give check without capturing or promoting.
@@ -46,20 +48,16 @@ pub fn quiet_checks(board: &Board, out: &mut Vec<Move>) {
     }
 
     let empty = !occupied;
-    board.generate_moves(|moves| {
-        let targets = if discoverers.has(moves.from) {
-            moves.to & empty
-        } else {
-            moves.to & empty & direct(moves.piece)
-        };
-        for mv in moves.into_iter().filter(|m| targets.has(m.to)) {
+    board.generate_moves(|mut moves| {
+        let mut targets = direct(moves.piece);
+        if discoverers.has(moves.from) {
+            // Leaving the line to the king uncovers the slider behind.
+            targets |= !get_line_rays(moves.from, king);
+        }
+        moves.to &= empty & targets;
+        for mv in moves {
             let en_passant = moves.piece == Piece::Pawn && mv.from.file() != mv.to.file();
-            if mv.promotion.is_some() || en_passant {
-                continue;
-            }
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            if !child.checkers().is_empty() {
+            if mv.promotion.is_none() && !en_passant {
                 out.push(mv);
             }
         }
@@ -99,6 +97,10 @@ mod tests {
             "3k4/3p4/2P5/8/8/8/3R4/Q3KB1r w - - 0 1",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "rnbqkbnr/ppp2ppp/8/3pp3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3",
+            // A pawn pushed along the rook's file still blocks it; one pushed off the bishop's
+            // diagonal uncovers it.
+            "4k3/8/8/8/4P3/8/8/4R1K1 w - - 0 1",
+            "7k/8/8/8/3P4/8/1B6/6K1 w - - 0 1",
         ] {
             let board = parse_fen(fen, false).unwrap();
             let mut fast = Vec::new();

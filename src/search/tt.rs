@@ -35,6 +35,17 @@ impl Bound {
             Bound::Upper
         }
     }
+
+    /// Does a stored `score` of this bound decide a search with the window (`alpha`, `beta`)
+    /// without searching: an exact score, a lower bound at or above beta, an upper bound at or
+    /// below alpha?
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
 }
 
 /// What a probe returns.

@@ -11,7 +11,7 @@ use super::correction::CorrectionHistory;
 use super::history::{History, PieceTo};
 use super::movepick::{capture_key, MovePicker, OrderContext, ScoredMove};
 use super::params::*;
-use super::tt::{Bound, TranspositionTable};
+use super::tt::{Bound, TranspositionTable, TtHit};
 use super::{SearchControl, INFINITY, MATE, MAX_PLY};
 use crate::eval::{evaluate, insufficient_material};
 use crate::pioneer::guide::{Guide, PlanMoves, GUIDE_PLIES};
@@ -244,6 +244,22 @@ impl Worker {
         });
     }
 
+    /// The static evaluation of a node (none in check) as computed or stored in the table, and
+    /// the same corrected by the correction history; the table keeps the uncorrected one, since
+    /// the correction goes on learning after it is stored.
+    fn static_eval(
+        &self,
+        board: &Board,
+        in_check: bool,
+        tt_hit: Option<TtHit>,
+    ) -> (Option<i32>, Option<i32>) {
+        if in_check {
+            return (None, None);
+        }
+        let raw = tt_hit.map_or_else(|| evaluate(board), |h| h.eval);
+        (Some(raw), Some(self.correction.corrected(board, raw)))
+    }
+
     fn previous_moves(&self, ply: usize) -> [Option<PieceTo>; 2] {
         let one = if ply >= 1 {
             self.frames[ply - 1].moved
@@ -311,26 +327,14 @@ impl Worker {
         let tt_hit = shared.tt.probe(key, ply);
         let tt_move = tt_hit.and_then(|h| h.mv);
         if let Some(hit) = tt_hit.filter(|_| excluded.is_none()) {
-            if !pv_node && hit.depth >= depth {
-                let usable = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => hit.score >= beta,
-                    Bound::Upper => hit.score <= alpha,
-                };
-                if usable {
-                    return hit.score;
-                }
+            if !pv_node && hit.depth >= depth && hit.bound.settles(hit.score, alpha, beta) {
+                return hit.score;
             }
         }
 
         // Step 5. Static evaluation, corrected by what searches of similar positions found;
         // "improving" if better than two plies ago.
-        let raw_eval = if in_check {
-            None
-        } else {
-            Some(tt_hit.map_or_else(|| evaluate(board), |h| h.eval))
-        };
-        let static_eval = raw_eval.map(|e| self.correction.corrected(board, e));
+        let (raw_eval, static_eval) = self.static_eval(board, in_check, tt_hit);
         self.frames[ply].eval = static_eval;
         let improving = match (
             static_eval,

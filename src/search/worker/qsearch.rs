@@ -68,22 +68,12 @@ impl Worker {
         let key = board.hash();
         let tt_hit = shared.tt.probe(key, ply);
         if let Some(hit) = tt_hit {
-            let usable = match hit.bound {
-                Bound::Exact => true,
-                Bound::Lower => hit.score >= beta,
-                Bound::Upper => hit.score <= alpha,
-            };
-            if usable && beta - alpha == 1 {
+            if beta - alpha == 1 && hit.bound.settles(hit.score, alpha, beta) {
                 return hit.score;
             }
         }
 
-        let raw_eval = if in_check {
-            None
-        } else {
-            Some(tt_hit.map_or_else(|| evaluate(board), |h| h.eval))
-        };
-        let static_eval = raw_eval.map(|e| self.correction.corrected(board, e));
+        let (raw_eval, static_eval) = self.static_eval(board, in_check, tt_hit);
         let mut best = Best {
             score: -INFINITY,
             alpha,
