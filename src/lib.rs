@@ -6,12 +6,14 @@
 //! the fuzz targets; `book` is Yudin's opening library.
 
 pub mod book;
+pub mod bound;
 pub mod cli;
 pub mod eval;
-pub mod fuzz;
-mod fuzz_book;
 pub mod pioneer;
-pub mod rules;
 pub mod search;
 pub mod uci;
 pub mod util;
+
+/// The rules of chess, a crate of their own (`crates/rules`) that knows nothing of the engine;
+/// re-exported so that every module names them `crate::rules`.
+pub use tropa_rules as rules;

@@ -2,11 +2,11 @@
 //! zone search's claims checked against Tropa's full alpha-beta search (no tablebases offline).
 
 use std::path::PathBuf;
-use tropa::pioneer::attack::Limits;
+use tropa::pioneer::attack::TrajectoryLimits;
 use tropa::pioneer::study::{solve, Verdict, MAX_POSITIONS};
 use tropa::rules::notation::{line_to_numbered_san, move_to_uci};
 use tropa::rules::{parse_fen, Game};
-use tropa::search::{Engine, Limits as SearchLimits, SearchControl, Silent};
+use tropa::search::{Engine, Limits, SearchControl, Silent};
 
 fn reti_fen() -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/studies/reti.epd");
@@ -21,7 +21,7 @@ fn full_search_after(fen: &str, first: &str, depth: i32) -> i32 {
     let mut engine = Engine::new(16, 1);
     let result = engine.search(
         &game,
-        &SearchLimits {
+        &Limits {
             depth: Some(depth),
             ..Default::default()
         },
@@ -35,7 +35,13 @@ fn full_search_after(fen: &str, first: &str, depth: i32) -> i32 {
 fn zone_search_solves_reti_and_the_full_search_agrees() {
     let fen = reti_fen();
     let board = parse_fen(&fen, false).unwrap();
-    let study = solve(&board, None, Limits::default(), false, MAX_POSITIONS);
+    let study = solve(
+        &board,
+        None,
+        TrajectoryLimits::default(),
+        false,
+        MAX_POSITIONS,
+    );
     let line = line_to_numbered_san(&board, &study.root.line);
     assert!(line.starts_with("1. Kg7"), "{line}");
     assert_eq!(study.root.verdict, Verdict::Draw, "{line}");

@@ -1,5 +1,5 @@
 #![no_main]
-//! Fuzz target: see `tropa::fuzz::book_file`.
+//! Fuzz target: see `tropa_fuzz_checks::book_file`.
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| tropa::fuzz::book_file(data));
+fuzz_target!(|data: &[u8]| tropa_fuzz_checks::book_file(data));

@@ -1,5 +1,5 @@
 #![no_main]
-//! Fuzz target: see `tropa::fuzz::pgn`.
+//! Fuzz target: see `tropa_fuzz_checks::pgn`.
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| tropa::fuzz::pgn(data));
+fuzz_target!(|data: &[u8]| tropa_fuzz_checks::pgn(data));

@@ -1,5 +1,5 @@
 #![no_main]
-//! Fuzz target: see `tropa::fuzz::uci`.
+//! Fuzz target: see `tropa_fuzz_checks::uci`.
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| tropa::fuzz::uci(data));
+fuzz_target!(|data: &[u8]| tropa_fuzz_checks::uci(data));

@@ -7,16 +7,19 @@
 //! the seed's five trees are built: games opening with another move than 1.e4, 1.d4, 1.c4, 1.g3
 //! or 1.Nf3 are counted and left out. The tree is first gathered as a trie, then written in
 //! depth-first order with the most played reply first, so links point forward and the result
-//! does not depend on the order of the games. Every distinct leaf position is searched to
-//! `eval_depth` on its own engine with a cleared table, so the book is the same whichever thread
-//! searched what: the build is reproducible byte for byte (for a given Tropa).
+//! does not depend on the order of the games. Every distinct leaf position is rated on its own
+//! by a rater that keeps nothing between positions, so the book is the same whichever thread
+//! rated what: the build is reproducible byte for byte (for a given Tropa).
+//!
+//! The book knows nothing of the search: the caller hands `build` a `LeafRater` per thread
+//! (the command line's is Tropa's search to a fixed depth), so the dependency points from the
+//! tools to the book and never back.
 
 use super::code::MoveCode;
 use super::pgn::{read_pgn_file, Opening};
 use super::rating::SCORE_LIMIT;
 use super::tree::{Book, ROOT};
 use crate::rules::{legal_moves, repetition_key, Board, Color, Game, Move};
-use crate::search::{Engine, Limits, SearchControl, Silent};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -35,12 +38,16 @@ pub struct BuildConfig {
     pub plies: usize,
     /// A move is kept when its position occurred in at least this many games.
     pub min_games: u32,
-    /// Search depth for rating the leaves.
-    pub eval_depth: i32,
-    /// Search threads (one engine each).
+    /// Threads (one leaf rater each).
     pub threads: usize,
-    /// Transposition table per engine, in MB.
-    pub hash_mb: usize,
+}
+
+/// What scores a leaf position of the book; one per thread, made by the caller. It must keep
+/// nothing from one position to the next, or the build would depend on which thread rated what.
+pub trait LeafRater {
+    /// The score in centipawns, from the side to move's view, of the current position of
+    /// `game` (which has at least one legal move).
+    fn rate(&mut self, game: &Game) -> i32;
 }
 
 /// What a build did.
@@ -188,8 +195,8 @@ pub fn unrated_tree(
     (book, boards, in_trees.len())
 }
 
-/// The search score of a position from White's view, clamped to the book's range.
-fn rate_position(engine: &mut Engine, game: &Game, depth: i32) -> i32 {
+/// The score of a position from White's view, clamped to the book's range.
+fn rate_position(rater: &mut dyn LeafRater, game: &Game) -> i32 {
     let board = game.board();
     let white = |score: i32| {
         let s = score.clamp(-SCORE_LIMIT, SCORE_LIMIT);
@@ -206,27 +213,19 @@ fn rate_position(engine: &mut Engine, game: &Game, depth: i32) -> i32 {
             white(-SCORE_LIMIT)
         };
     }
-    engine.clear();
-    let limits = Limits {
-        depth: Some(depth),
-        ..Default::default()
-    };
-    let result = engine.search(game, &limits, &SearchControl::new(), &mut Silent);
-    white(result.score)
+    white(rater.rate(game))
 }
 
-/// Builds a book; `progress(done, total)` is called now and then while the leaves are rated and
-/// `warn` gets every skipped game's message.
+/// Builds a book; `new_rater` makes each thread's leaf rater, `progress(done, total)` is called
+/// now and then while the leaves are rated and `warn` gets every skipped game's message.
 pub fn build(
     config: &BuildConfig,
+    new_rater: &(dyn Fn() -> Box<dyn LeafRater> + Sync),
     progress: &mut dyn FnMut(usize, usize),
     warn: &mut dyn FnMut(&str),
 ) -> Result<(Book, BuildReport), String> {
     if config.plies == 0 || config.plies > 100 {
         return Err("--plies must be between 1 and 100".into());
-    }
-    if config.eval_depth < 1 || config.eval_depth > 64 {
-        return Err("--eval-depth must be between 1 and 64".into());
     }
     if config.files.is_empty() {
         return Err("no PGN file given".into());
@@ -291,7 +290,7 @@ pub fn build(
     std::thread::scope(|s| {
         for _ in 0..threads {
             s.spawn(|| {
-                let mut engine = Engine::new(config.hash_mb.max(1), 1);
+                let mut rater = new_rater();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&node) = unique.get(i) else {
@@ -301,8 +300,7 @@ pub fn build(
                     for &mv in &lines[&node] {
                         game.play(mv);
                     }
-                    *scores[i].lock().unwrap() =
-                        rate_position(&mut engine, &game, config.eval_depth);
+                    *scores[i].lock().unwrap() = rate_position(rater.as_mut(), &game);
                     done.fetch_add(1, Ordering::Relaxed);
                 }
             });
@@ -350,6 +348,19 @@ fn leaf_lines(book: &Book) -> HashMap<u32, Vec<Move>> {
 mod tests {
     use super::*;
 
+    /// A rater that keeps nothing: the static evaluation.
+    struct StaticEval;
+
+    impl LeafRater for StaticEval {
+        fn rate(&mut self, game: &Game) -> i32 {
+            crate::eval::evaluate(game.board())
+        }
+    }
+
+    fn static_eval() -> Box<dyn LeafRater> {
+        Box::new(StaticEval)
+    }
+
     fn write(dir: &std::path::Path, name: &str, text: &str) -> PathBuf {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
@@ -378,11 +389,9 @@ mod tests {
             files: vec![a.clone(), b.clone()],
             plies: 12,
             min_games: 2,
-            eval_depth: 3,
             threads: 2,
-            hash_mb: 1,
         };
-        let (book, report) = build(&config, &mut |_, _| {}, &mut |_| {}).unwrap();
+        let (book, report) = build(&config, &static_eval, &mut |_, _| {}, &mut |_| {}).unwrap();
         assert_eq!(
             (report.games, report.in_trees, report.other_first_move),
             (7, 6, 1)
@@ -412,7 +421,7 @@ mod tests {
             threads: 1,
             ..config
         };
-        let (second, _) = build(&again, &mut |_, _| {}, &mut |_| {}).unwrap();
+        let (second, _) = build(&again, &static_eval, &mut |_, _| {}, &mut |_| {}).unwrap();
         assert_eq!(book.to_bytes(), second.to_bytes());
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -423,11 +432,9 @@ mod tests {
             files: vec![PathBuf::from("/nonexistent/games.pgn")],
             plies: 12,
             min_games: 1,
-            eval_depth: 2,
             threads: 1,
-            hash_mb: 1,
         };
-        let err = build(&config, &mut |_, _| {}, &mut |_| {}).unwrap_err();
+        let err = build(&config, &static_eval, &mut |_, _| {}, &mut |_| {}).unwrap_err();
         assert!(err.contains("/nonexistent/games.pgn"), "{err}");
     }
 }

@@ -24,7 +24,7 @@
 //! (`Book::check`: links, codes, legality of every move, minimaxed ratings), so a book that loads
 //! can be probed without further checks. Every failure is an error that names the file.
 
-use super::tree::Book;
+use super::tree::{Book, KNOWN_FLAGS};
 use std::fmt;
 use std::path::Path;
 
@@ -32,10 +32,10 @@ use std::path::Path;
 pub const MAGIC: [u8; 8] = *b"TropaBk\0";
 /// The format version this Tropa reads and writes.
 pub const VERSION: u16 = 1;
-/// Header flag: the GAMES array holds Polyglot weights (the book was imported).
-pub const FLAG_POLYGLOT_WEIGHTS: u32 = 1;
-const HEADER: usize = 24;
-const BYTES_PER_NODE: usize = 20;
+/// Bytes of the header: signature, version, flags, node count, reserved.
+pub const HEADER: usize = 24;
+/// Bytes of one node: its move code, son, brother and the evidence fields.
+pub const BYTES_PER_NODE: usize = 20;
 const CHECKSUM: usize = 8;
 
 /// Why a book could not be read or written.
@@ -108,7 +108,7 @@ impl Book {
             )));
         }
         let flags = u32_at(12);
-        if flags & !FLAG_POLYGLOT_WEIGHTS != 0 || u32_at(20) != 0 {
+        if flags & !KNOWN_FLAGS != 0 || u32_at(20) != 0 {
             return Err(fail(format!(
                 "unknown header flags {flags:#x} or reserved field {:#x} (version {VERSION} \
                  defines flag 1 and a reserved 0): written by another program?",
@@ -180,11 +180,6 @@ impl Book {
             source: path.display().to_string(),
             reason: format!("cannot write: {e}"),
         })
-    }
-
-    /// Are the GAMES counts Polyglot weights (an imported book)?
-    pub fn counts_are_weights(&self) -> bool {
-        self.flags & FLAG_POLYGLOT_WEIGHTS != 0
     }
 }
 

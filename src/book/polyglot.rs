@@ -22,8 +22,8 @@
 //! depth, and illegal moves, are left out and counted.
 
 use super::code::MoveCode;
-use super::format::FLAG_POLYGLOT_WEIGHTS;
 use super::probe::best_replies;
+use super::tree::FLAG_POLYGLOT_WEIGHTS;
 use super::tree::{Book, ROOT};
 use crate::rules::{Board, File, Move, Piece, Rank, Square};
 use shakmaty::zobrist::Zobrist64;

@@ -32,12 +32,18 @@ pub struct Book {
     /// Depth in plies the book was built to (learning extends lines up to the engine's
     /// `BookDepth`, which may differ).
     pub(crate) plies: u16,
-    /// Header flags (see `format`).
+    /// Flags kept in the file's header (`FLAG_…` below).
     pub(crate) flags: u32,
 }
 
 /// The root: the start position.
 pub const ROOT: u32 = 0;
+
+/// Book flag (kept in the file's header): the GAMES array holds Polyglot weights (the book was
+/// imported).
+pub const FLAG_POLYGLOT_WEIGHTS: u32 = 1;
+/// Every flag this version knows; a file with another bit set is refused.
+pub const KNOWN_FLAGS: u32 = FLAG_POLYGLOT_WEIGHTS;
 /// A reply counts when at least this many games went through it (see `counted_replies`).
 pub const SUPPORT_GAMES: u32 = 3;
 /// … and at least this fraction (1/50, 2%) of the games of its position.
@@ -65,6 +71,11 @@ impl Iterator for Replies<'_> {
 }
 
 impl Book {
+    /// Are the GAMES counts Polyglot weights (an imported book)?
+    pub fn counts_are_weights(&self) -> bool {
+        self.flags & FLAG_POLYGLOT_WEIGHTS != 0
+    }
+
     /// An empty book (only the start position) of the given depth.
     pub fn new(plies: u16) -> Book {
         Book {
@@ -107,7 +118,7 @@ impl Book {
     /// stays in the tree with what follows it, but is never chosen and the minimax ignores it.
     #[inline]
     pub fn excluded(&self, node: u32) -> bool {
-        self.flags & super::format::FLAG_POLYGLOT_WEIGHTS != 0 && self.games[node as usize] == 0
+        self.counts_are_weights() && self.games[node as usize] == 0
     }
 
     /// The replies that count — take part in the minimax and may be chosen: those played in at
@@ -117,7 +128,7 @@ impl Book {
     /// evidence to rate a position by. In an imported Polyglot book all replies of positive
     /// weight count.
     pub fn counted_replies(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
-        let threshold = if self.flags & super::format::FLAG_POLYGLOT_WEIGHTS != 0 {
+        let threshold = if self.counts_are_weights() {
             0
         } else {
             SUPPORT_GAMES.max(self.games[node as usize] / SUPPORT_SHARE)

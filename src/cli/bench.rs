@@ -3,6 +3,7 @@
 //! runs, so every position starts from an empty table and empty histories, on one thread.
 
 use crate::rules::Game;
+use crate::search::guide::Guide;
 use crate::search::{Engine, Limits, SearchControl, Silent};
 use std::time::Instant;
 
@@ -53,27 +54,27 @@ pub const POSITIONS: [&str; 36] = [
 
 /// Runs the bench at `depth`; prints one line per position and the total. Returns the node count.
 pub fn run(depth: i32, hash_mb: usize) -> u64 {
-    run_with(depth, hash_mb, 1, crate::search::SearchOptions::default())
+    run_with(depth, hash_mb, 1, false)
 }
 
-/// The bench on `threads` search threads (Lazy SMP) with the given search options (e.g.
-/// `pioneer_guide`). Only the one-thread count is deterministic; more threads exercise the shared
-/// table and the helpers (a stress test, not a signature).
-pub fn run_with(
-    depth: i32,
-    hash_mb: usize,
-    threads: usize,
-    options: crate::search::SearchOptions,
-) -> u64 {
+/// The bench on `threads` search threads (Lazy SMP), with PIONEER's zone moves as the search's
+/// guide if `pioneer_guide`. Only the one-thread count is deterministic; more threads exercise
+/// the shared table and the helpers (a stress test, not a signature).
+pub fn run_with(depth: i32, hash_mb: usize, threads: usize, pioneer_guide: bool) -> u64 {
     let mut total_nodes = 0;
     let start = Instant::now();
     let mut engine = Engine::new(hash_mb, threads.max(1));
-    engine.options = options;
     for (i, fen) in POSITIONS.iter().enumerate() {
         engine.clear();
         let game = Game::from_uci(Some(fen), &[], false).expect("bench positions are valid");
+        let guide = if pioneer_guide {
+            crate::uci::pioneer_search_guide(game.board())
+        } else {
+            Guide::NONE
+        };
         let limits = Limits {
             depth: Some(depth),
+            guide,
             ..Default::default()
         };
         let t = Instant::now();

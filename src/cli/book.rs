@@ -156,19 +156,25 @@ pub fn run(command: BookCommand) -> Result<(), String> {
             let threads = threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             check_writable(&output)?;
+            if !(1..=64).contains(&eval_depth) {
+                return Err("--eval-depth must be between 1 and 64".into());
+            }
             let config = BuildConfig {
                 files: pgn,
                 plies,
                 min_games,
-                eval_depth,
                 threads,
-                hash_mb: hash,
+            };
+            let new_rater = || {
+                Box::new(super::leaf_search::SearchRater::new(eval_depth, hash))
+                    as Box<dyn crate::book::build::LeafRater>
             };
             let start = Instant::now();
             let mut last_decile = usize::MAX;
             let terminal = std::io::stderr().is_terminal();
             let (book, report) = build(
                 &config,
+                &new_rater,
                 &mut |done, total| {
                     let decile = (done * 10).checked_div(total).unwrap_or(10);
                     if terminal || decile != last_decile {

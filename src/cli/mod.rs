@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod book;
+mod leaf_search;
 mod pioneer;
 mod tools;
 
@@ -167,15 +168,11 @@ pub fn main() -> i32 {
             threads,
             pioneer_guide,
         }) => {
-            let options = crate::search::SearchOptions {
-                pioneer_guide,
-                ..Default::default()
-            };
             bench::run_with(
                 depth.clamp(1, 64),
                 hash.max(1),
                 threads.clamp(1, 256),
-                options,
+                pioneer_guide,
             );
             Ok(())
         }

@@ -1,7 +1,7 @@
 //! `tropa plan` and `tropa study`: PIONEER's plans in words and its zone search.
 
 use crate::cli::bench::POSITIONS;
-use crate::pioneer::attack::Limits;
+use crate::pioneer::attack::TrajectoryLimits;
 use crate::pioneer::plan::report_of;
 use crate::pioneer::study::solve;
 use crate::pioneer::svg::draw;
@@ -42,7 +42,7 @@ pub fn plan(
     }
     let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
     let start = Instant::now();
-    let analysis = Analysis::new(&board, Limits::default());
+    let analysis = Analysis::new(&board, TrajectoryLimits::default());
     let elapsed = start.elapsed();
     for line in report_of(&board, &analysis, side) {
         say!("{line}");
@@ -68,7 +68,7 @@ fn plan_bench() -> Result<(), String> {
         for _ in 0..5 {
             // The whole answer of `tropa plan`: analysis, forks, outcomes and the text.
             let start = Instant::now();
-            let analysis = Analysis::new(&board, Limits::default());
+            let analysis = Analysis::new(&board, TrajectoryLimits::default());
             let text = report_of(&board, &analysis, None);
             runs.push(start.elapsed().as_secs_f64() * 1000.0);
             count = analysis.zones.len();
@@ -116,7 +116,13 @@ pub fn study(
     if max_positions == 0 {
         return Err("--max-positions must be at least 1".into());
     }
-    let study = solve(&board, depth, Limits::default(), tree, max_positions);
+    let study = solve(
+        &board,
+        depth,
+        TrajectoryLimits::default(),
+        tree,
+        max_positions,
+    );
     let unfinished = |r: &crate::pioneer::study::SearchResult| {
         if r.complete {
             String::new()

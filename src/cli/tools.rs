@@ -1,10 +1,11 @@
 //! The command-line tools: perft, perft suites, eval, analyse and tune.
 
+use crate::bound::Bound;
 use crate::eval::{explain, params::S, tune, PHASE_MAX};
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::perft::{divide, parse_suite_line, perft as count};
 use crate::rules::{parse_fen, Game, START_FEN};
-use crate::search::{Engine, Limits, Progress, Reporter, ScoreBound, SearchControl};
+use crate::search::{Engine, Limits, Progress, Reporter, SearchControl};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -187,9 +188,9 @@ struct SanReporter {
 impl Reporter for SanReporter {
     fn progress(&mut self, p: &Progress) {
         let bound = match p.bound {
-            ScoreBound::Exact => "",
-            ScoreBound::Lower => " (lower bound)",
-            ScoreBound::Upper => " (upper bound)",
+            Bound::Exact => "",
+            Bound::Lower => " (lower bound)",
+            Bound::Upper => " (upper bound)",
         };
         let score = match p.score {
             crate::search::Score::Centipawns(cp) => format!("{:+.2}", cp as f64 / 100.0),

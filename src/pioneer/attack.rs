@@ -161,18 +161,18 @@ pub fn route_notation(piece: Piece, route: &Route, goal: Goal) -> String {
     text
 }
 
-/// Limits of the trajectories considered.
+/// How long the trajectories considered may be.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub struct TrajectoryLimits {
     /// Longest attack considered, in moves on the empty board.
     pub max_len: u8,
     /// Longest forecast duration considered.
     pub max_forecast: u8,
 }
 
-impl Default for Limits {
+impl Default for TrajectoryLimits {
     fn default() -> Self {
-        Limits {
+        TrajectoryLimits {
             max_len: 4,
             max_forecast: 5,
         }
@@ -264,7 +264,12 @@ pub fn escape_squares(
 
 /// The attack of the piece on `root` against the enemy piece on `target`, judged, or `None` when
 /// there is no trajectory within the limits.
-pub fn attack_on(board: &Board, root: Square, target: Square, limits: Limits) -> Option<Attack> {
+pub fn attack_on(
+    board: &Board,
+    root: Square,
+    target: Square,
+    limits: TrajectoryLimits,
+) -> Option<Attack> {
     let side = board.color_on(root)?;
     let piece = board.piece_on(root)?;
     let victim = board.piece_on(target)?;
@@ -363,7 +368,7 @@ fn pawn_capture_route(
 }
 
 /// The promotion trajectory of the pawn on `pawn`, judged (`None` if it is not a pawn).
-pub fn promotion(board: &Board, pawn: Square, limits: Limits) -> Option<Attack> {
+pub fn promotion(board: &Board, pawn: Square, limits: TrajectoryLimits) -> Option<Attack> {
     let side = board.color_on(pawn)?;
     if board.piece_on(pawn)? != Piece::Pawn {
         return None;
@@ -407,7 +412,7 @@ fn promotion_obstacles(_board: &Board, route: &Route) -> Vec<Rejection> {
 }
 
 /// Every attack and promotion trajectory of `side` within the limits, live and rejected.
-pub fn attacks(board: &Board, side: Color, limits: Limits) -> Vec<Attack> {
+pub fn attacks(board: &Board, side: Color, limits: TrajectoryLimits) -> Vec<Attack> {
     let mut out = Vec::new();
     let targets = board.colors(!side) & !board.pieces(Piece::King);
     for root in board.colors(side) {
@@ -435,7 +440,7 @@ mod tests {
     #[test]
     fn rook_manoeuvre_e1_a1_a7() {
         let board = parse_fen(DIAGRAM_51, false).unwrap();
-        let a = attack_on(&board, Square::E1, Square::A7, Limits::default()).unwrap();
+        let a = attack_on(&board, Square::E1, Square::A7, TrajectoryLimits::default()).unwrap();
         assert!(a.live(), "{:?}", a.rejections);
         assert_eq!(a.notation(), "R e1–a1×a7");
         assert_eq!(a.forecast(), 3);
@@ -448,7 +453,7 @@ mod tests {
         // Seed diagram 52 (rebuilt): B h6–g5×f6 against the knight f6, which has no square to
         // run to (d5, g4 and e4 are controlled, d7, e8, g8, h5 and h7 taken by its own side).
         let board = parse_fen(DIAGRAM_52, false).unwrap();
-        let a = attack_on(&board, Square::H6, Square::F6, Limits::default()).unwrap();
+        let a = attack_on(&board, Square::H6, Square::F6, TrajectoryLimits::default()).unwrap();
         assert_eq!(a.notation(), "B h6–g5×f6");
         assert_eq!(a.forecast(), 2);
         assert_eq!(a.gain, 320);
@@ -459,7 +464,7 @@ mod tests {
             false,
         )
         .unwrap();
-        let a = attack_on(&board, Square::H6, Square::F6, Limits::default()).unwrap();
+        let a = attack_on(&board, Square::H6, Square::F6, TrajectoryLimits::default()).unwrap();
         assert_eq!(
             a.rejections,
             vec![Rejection::TargetEscapes {
@@ -472,11 +477,11 @@ mod tests {
     fn rejections_record_their_reasons() {
         // Reason 1: the rook would take a pawn defended by a pawn.
         let board = parse_fen("4k3/8/1p6/p7/8/8/8/R3K3 w - - 0 1", false).unwrap();
-        let a = attack_on(&board, Square::A1, Square::A5, Limits::default()).unwrap();
+        let a = attack_on(&board, Square::A1, Square::A5, TrajectoryLimits::default()).unwrap();
         assert!(a.rejections.iter().any(|r| r.number() == 1));
         // Reason 3: the rook's way to a5 along the fifth rank is blocked, a2 controlled.
         let board = parse_fen(crate::pioneer::examples::DIAGRAM_53, false).unwrap();
-        let a = attack_on(&board, Square::D2, Square::A5, Limits::default()).unwrap();
+        let a = attack_on(&board, Square::D2, Square::A5, TrajectoryLimits::default()).unwrap();
         // The two-fragment trajectory d2–d1–a1×a5 is found instead, and it is live.
         assert_eq!(a.notation(), "R d2–d1–a1×a5");
         assert_eq!(a.forecast(), 3);
@@ -489,13 +494,13 @@ mod tests {
         let reasons = obstacle_rejections(&direct);
         assert!(reasons.iter().any(|r| r.number() == 4), "{reasons:?}");
         assert!(reasons.iter().any(|r| r.number() == 3), "{reasons:?}");
-        let a = attack_on(&board, Square::D1, Square::D8, Limits::default()).unwrap();
+        let a = attack_on(&board, Square::D1, Square::D8, TrajectoryLimits::default()).unwrap();
         assert_eq!(a.route.len(), 3);
         assert!(a.route.passable());
         assert!(a.rejections.iter().all(|r| r.number() != 4));
         // Reason 2: a lone knight attacked from afar runs away.
         let board = parse_fen("4k3/8/8/3n4/8/8/8/R3K3 w - - 0 1", false).unwrap();
-        let a = attack_on(&board, Square::A1, Square::D5, Limits::default()).unwrap();
+        let a = attack_on(&board, Square::A1, Square::D5, TrajectoryLimits::default()).unwrap();
         assert!(a.rejections.iter().any(|r| r.number() == 2));
         assert!(!a.live());
     }
@@ -503,15 +508,15 @@ mod tests {
     #[test]
     fn pawn_trajectories() {
         let board = parse_fen("7K/8/k1P5/7p/8/8/8/8 w - - 0 1", false).unwrap();
-        let h = promotion(&board, Square::H5, Limits::default()).unwrap();
+        let h = promotion(&board, Square::H5, TrajectoryLimits::default()).unwrap();
         assert_eq!(h.notation(), "P h5–h4–h3–h2–h1=Q");
         assert_eq!(h.forecast(), 4);
         assert!(h.live());
-        let c = promotion(&board, Square::C6, Limits::default()).unwrap();
+        let c = promotion(&board, Square::C6, TrajectoryLimits::default()).unwrap();
         assert_eq!(c.notation(), "P c6–c7–c8=Q");
         // A pawn capture: pushes then the diagonal step.
         let board = parse_fen("4k3/8/8/3n4/8/8/2P5/4K3 w - - 0 1", false).unwrap();
-        let a = attack_on(&board, Square::C2, Square::D5, Limits::default()).unwrap();
+        let a = attack_on(&board, Square::C2, Square::D5, TrajectoryLimits::default()).unwrap();
         assert_eq!(a.notation(), "P c2–c4×d5");
         assert_eq!(a.forecast(), 2);
     }
@@ -519,7 +524,7 @@ mod tests {
     #[test]
     fn attack_lists_cover_both_kinds() {
         let board = parse_fen(DIAGRAM_51, false).unwrap();
-        let list = attacks(&board, Color::White, Limits::default());
+        let list = attacks(&board, Color::White, TrajectoryLimits::default());
         assert!(list
             .iter()
             .any(|a| a.notation() == "R e1–a1×a7" && a.live()));

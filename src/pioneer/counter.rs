@@ -243,7 +243,7 @@ pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<C
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pioneer::attack::{attack_on, promotion, Limits};
+    use crate::pioneer::attack::{attack_on, promotion, TrajectoryLimits};
     use crate::rules::parse_fen;
 
     #[test]
@@ -257,7 +257,7 @@ mod tests {
     #[test]
     fn diagram_51_black_cannot_defend_a7_in_time() {
         let board = parse_fen(crate::pioneer::examples::DIAGRAM_51, false).unwrap();
-        let a = attack_on(&board, Square::E1, Square::A7, Limits::default()).unwrap();
+        let a = attack_on(&board, Square::E1, Square::A7, TrajectoryLimits::default()).unwrap();
         let list = counters(&board, &a, true);
         assert!(list.iter().all(|c| !c.in_time()), "{list:?}");
         // The rook h5 is the nearest defender: it needs 3 moves (Kg7 first, then h5–h8–a8, or
@@ -274,7 +274,7 @@ mod tests {
     #[test]
     fn diagram_52_black_defends_in_time_with_the_king() {
         let board = parse_fen(crate::pioneer::examples::DIAGRAM_52, false).unwrap();
-        let a = attack_on(&board, Square::H6, Square::F6, Limits::default()).unwrap();
+        let a = attack_on(&board, Square::H6, Square::F6, TrajectoryLimits::default()).unwrap();
         // The pseudo-move Bg5 frees g7 for the king.
         let (pseudo, at) = pseudo_board(&board, &a);
         assert_eq!(at, Square::G5);
@@ -291,14 +291,14 @@ mod tests {
     #[test]
     fn reti_king_is_late_for_the_h_pawn_and_black_king_in_time_for_c8() {
         let board = parse_fen("7K/8/k1P5/7p/8/8/8/8 w - - 0 1", false).unwrap();
-        let h = promotion(&board, Square::H5, Limits::default()).unwrap();
+        let h = promotion(&board, Square::H5, TrajectoryLimits::default()).unwrap();
         let list = counters(&board, &h, false);
         assert!(!list.is_empty());
         assert!(
             list.iter().all(|c| c.piece == Piece::King && !c.in_time()),
             "{list:?}"
         );
-        let c = promotion(&board, Square::C6, Limits::default()).unwrap();
+        let c = promotion(&board, Square::C6, TrajectoryLimits::default()).unwrap();
         let list = counters(&board, &c, true);
         let control = list
             .iter()

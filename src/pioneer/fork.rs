@@ -260,7 +260,7 @@ pub fn forks(board: &Board, analysis: &Analysis, min_common: usize) -> Vec<Fork>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pioneer::attack::Limits;
+    use crate::pioneer::attack::TrajectoryLimits;
     use crate::pioneer::examples::RETI;
     use crate::pioneer::zone::Analysis;
     use crate::rules::parse_fen;
@@ -294,7 +294,7 @@ mod tests {
     #[test]
     fn reti_king_route_serves_both_pawns() {
         let board = parse_fen(RETI, false).unwrap();
-        let analysis = Analysis::new(&board, Limits::default());
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let list = forks(&board, &analysis, 2);
         let king = list
             .iter()

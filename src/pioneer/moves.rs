@@ -180,13 +180,13 @@ fn order_material(board: &Board, mv: Move) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pioneer::attack::Limits;
+    use crate::pioneer::attack::TrajectoryLimits;
     use crate::pioneer::examples::{DIAGRAM_51, RETI};
     use crate::rules::parse_fen;
 
     fn moves(fen: &str, left: u8) -> Vec<String> {
         let board = parse_fen(fen, false).unwrap();
-        let analysis = Analysis::new(&board, Limits::default());
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
         zone_moves(&board, &analysis, left)
             .iter()
             .map(|m| crate::rules::notation::move_to_san(&board, m.mv))
@@ -227,7 +227,7 @@ mod tests {
     #[test]
     fn in_check_every_evasion() {
         let board = parse_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", false).unwrap();
-        let analysis = Analysis::new(&board, Limits::default());
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let list = zone_moves(&board, &analysis, 3);
         assert_eq!(list.len(), legal_moves(&board).len());
     }

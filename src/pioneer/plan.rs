@@ -10,7 +10,7 @@
 //! option `ShowPlans` (`info string plan …`) and the tests read the same sentences. Squares are
 //! joined by an en dash and captures marked ×, as in the seed; piece letters are English.
 
-use super::attack::{route_notation, Goal, Limits};
+use super::attack::{route_notation, Goal, TrajectoryLimits};
 use super::counter::{Counter, CounterKind};
 use super::fork::{forks, Fork};
 use super::reject::piece_letter;
@@ -251,7 +251,7 @@ pub fn fork_text(analysis: &Analysis, fork: &Fork) -> String {
 }
 
 /// The full report: every zone of the chosen side (or both), the forks and some rejections.
-pub fn report(board: &Board, side: Option<Color>, limits: Limits) -> Vec<String> {
+pub fn report(board: &Board, side: Option<Color>, limits: TrajectoryLimits) -> Vec<String> {
     let analysis = Analysis::new(board, limits);
     report_of(board, &analysis, side)
 }
@@ -311,7 +311,7 @@ pub fn report_of(board: &Board, analysis: &Analysis, side: Option<Color>) -> Vec
 }
 
 /// One line per zone and fork, for `info string plan …` (no details).
-pub fn short_lines(board: &Board, limits: Limits, max: usize) -> Vec<String> {
+pub fn short_lines(board: &Board, limits: TrajectoryLimits, max: usize) -> Vec<String> {
     let analysis = Analysis::new(board, limits);
     let mut out: Vec<String> = (0..analysis.zones.len())
         .map(|i| headline(&analysis, board, i))
@@ -331,7 +331,7 @@ mod tests {
 
     fn text(fen: &str, side: Option<Color>) -> String {
         let board = parse_fen(fen, false).unwrap();
-        report(&board, side, Limits::default()).join("\n")
+        report(&board, side, TrajectoryLimits::default()).join("\n")
     }
 
     #[test]

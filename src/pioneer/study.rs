@@ -20,13 +20,13 @@
 //! (`MAX_POSITIONS` unless asked otherwise) so that the search always ends, even where the zones
 //! admit many moves; such a result is marked incomplete and proves nothing.
 
-use super::attack::{Goal, Limits};
+use super::attack::{Goal, TrajectoryLimits};
 use super::moves::zone_moves;
 use super::zone::{Analysis, Verdict as ZoneVerdict};
+use crate::bound::Bound;
 use crate::eval::insufficient_material;
 use crate::rules::see::exchange_on_square;
 use crate::rules::{legal_moves, piece_value, repetition_key, Board, Color, Move, Piece};
-use crate::search::tt::Bound;
 use std::collections::{HashMap, HashSet};
 
 /// Material lead (centipawns) that counts as a win.
@@ -159,7 +159,7 @@ pub struct TraceLine {
 
 /// The zone search engine.
 pub struct ZoneSearch {
-    limits: Limits,
+    limits: TrajectoryLimits,
     /// The tree, move by move in search order, when tracing is on.
     pub trace: Option<Vec<TraceLine>>,
     table: HashMap<(u64, u32), Entry>,
@@ -172,7 +172,7 @@ pub struct ZoneSearch {
 
 impl ZoneSearch {
     /// A search with fresh tables.
-    pub fn new(limits: Limits) -> Self {
+    pub fn new(limits: TrajectoryLimits) -> Self {
         ZoneSearch {
             limits,
             trace: None,
@@ -193,7 +193,7 @@ impl ZoneSearch {
 
     /// The horizon the zones of `board` call for: twice the longest forecast of a live attack,
     /// plus one ply, within [3, `MAX_HORIZON`].
-    pub fn horizon(board: &Board, limits: Limits) -> u32 {
+    pub fn horizon(board: &Board, limits: TrajectoryLimits) -> u32 {
         let analysis = Analysis::new(board, limits);
         let longest = analysis
             .zones
@@ -375,7 +375,7 @@ pub struct Study {
 pub fn solve(
     board: &Board,
     horizon: Option<u32>,
-    limits: Limits,
+    limits: TrajectoryLimits,
     trace: bool,
     max_positions: usize,
 ) -> Study {
@@ -440,11 +440,11 @@ mod tests {
     #[test]
     fn a_search_over_its_position_limit_stops_unfinished() {
         let board = parse_fen(RETI, false).unwrap();
-        let mut search = ZoneSearch::new(Limits::default()).with_max_positions(5);
+        let mut search = ZoneSearch::new(TrajectoryLimits::default()).with_max_positions(5);
         let r = search.run(&board, 9);
         assert!(!r.complete);
         assert_eq!(r.positions, 5);
-        let r = ZoneSearch::new(Limits::default()).run(&board, 9);
+        let r = ZoneSearch::new(TrajectoryLimits::default()).run(&board, 9);
         assert!(r.complete);
     }
 
@@ -459,18 +459,24 @@ mod tests {
     fn static_value_counts_unstoppable_pawns() {
         // Black's h-pawn cannot be caught: its promotion counts for Black.
         let board = parse_fen("8/8/k7/7p/8/8/8/K7 w - - 0 1", false).unwrap();
-        let analysis = Analysis::new(&board, Limits::default());
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
         assert_eq!(static_value(&board, &analysis), -100 - (950 - 100));
         // With the white king in the square it does not.
         let board = parse_fen("8/8/k7/7p/8/6K1/8/8 w - - 0 1", false).unwrap();
-        let analysis = Analysis::new(&board, Limits::default());
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
         assert_eq!(static_value(&board, &analysis), -100);
     }
 
     #[test]
     fn reti_zone_search_finds_kg7_and_the_draw() {
         let board = parse_fen(RETI, false).unwrap();
-        let study = solve(&board, None, Limits::default(), false, MAX_POSITIONS);
+        let study = solve(
+            &board,
+            None,
+            TrajectoryLimits::default(),
+            false,
+            MAX_POSITIONS,
+        );
         let text = line_to_numbered_san(&board, &study.root.line);
         assert!(text.starts_with("1. Kg7"), "{text}");
         assert_eq!(study.root.verdict, Verdict::Draw, "{text}");

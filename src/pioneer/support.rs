@@ -237,14 +237,14 @@ pub fn supports(board: &Board, attack: &Attack, counters: &[Counter]) -> Vec<Sup
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pioneer::attack::{attack_on, promotion, Limits};
+    use crate::pioneer::attack::{attack_on, promotion, TrajectoryLimits};
     use crate::pioneer::counter::counters;
     use crate::rules::parse_fen;
 
     #[test]
     fn diagram_51_bishop_b1_clears_the_first_rank() {
         let board = parse_fen(crate::pioneer::examples::DIAGRAM_51, false).unwrap();
-        let a = attack_on(&board, Square::E1, Square::A7, Limits::default()).unwrap();
+        let a = attack_on(&board, Square::E1, Square::A7, TrajectoryLimits::default()).unwrap();
         let list = supports(&board, &a, &counters(&board, &a, true));
         let clear = list
             .iter()
@@ -258,7 +258,7 @@ mod tests {
     #[test]
     fn reti_king_escorts_the_c_pawn() {
         let board = parse_fen("7K/8/k1P5/7p/8/8/8/8 w - - 0 1", false).unwrap();
-        let c = promotion(&board, Square::C6, Limits::default()).unwrap();
+        let c = promotion(&board, Square::C6, TrajectoryLimits::default()).unwrap();
         let list = supports(&board, &c, &counters(&board, &c, true));
         let to_c7 = list
             .iter()
@@ -280,7 +280,7 @@ mod tests {
         // R a1–b1×b7; the black bishop h3 defends b7 in one move (h3–c8), in time. White can
         // take it (g2×h3) or block its line with the knight (e3–f5 or e3–g4).
         let board = parse_fen("6k1/1p6/8/8/8/4N2b/6P1/R5K1 w - - 0 1", false).unwrap();
-        let a = attack_on(&board, Square::A1, Square::B7, Limits::default()).unwrap();
+        let a = attack_on(&board, Square::A1, Square::B7, TrajectoryLimits::default()).unwrap();
         let cs = counters(&board, &a, true);
         assert!(
             cs.iter().any(|c| c.piece == Piece::Bishop && c.in_time()),

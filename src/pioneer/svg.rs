@@ -245,14 +245,14 @@ pub fn draw(board: &Board, analysis: &Analysis, side: Option<Color>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pioneer::attack::Limits;
+    use crate::pioneer::attack::TrajectoryLimits;
     use crate::pioneer::examples::{DIAGRAM_51, RETI};
     use crate::rules::parse_fen;
 
     #[test]
     fn draws_board_pieces_and_arrows() {
         let board = parse_fen(DIAGRAM_51, false).unwrap();
-        let analysis = Analysis::new(&board, Limits::default());
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let svg = draw(&board, &analysis, Some(Color::White));
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
         assert_eq!(svg.matches("<rect x=").count(), 64);
@@ -280,7 +280,7 @@ mod tests {
     #[test]
     fn reti_picture_has_the_fork() {
         let board = parse_fen(RETI, false).unwrap();
-        let analysis = Analysis::new(&board, Limits::default());
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let svg = draw(&board, &analysis, None);
         assert!(svg.contains("stroke=\"#7d3c98\" stroke-width=\"9\""));
         assert!(svg.contains("stroke=\"#b03a2e\""));

@@ -15,7 +15,7 @@
 //! and is *defended* otherwise. A winning zone's material is only counted as won when every
 //! independent zone of the opponent, given one tempo more, is held (`Analysis::outcome`).
 
-use super::attack::{attacks, escape_squares, Attack, Goal, Limits};
+use super::attack::{attacks, escape_squares, Attack, Goal, TrajectoryLimits};
 use super::counter::{counters, Counter};
 use super::support::{supports, Support, SupportKind};
 use crate::rules::{BitBoard, Board, Color};
@@ -220,7 +220,7 @@ pub enum Outcome {
 
 impl Analysis {
     /// Analyses `board` for both sides.
-    pub fn new(board: &Board, limits: Limits) -> Analysis {
+    pub fn new(board: &Board, limits: TrajectoryLimits) -> Analysis {
         let mut rejected = Vec::new();
         let mut zones = Vec::new();
         for side in [Color::White, Color::Black] {
@@ -320,7 +320,7 @@ mod tests {
     #[test]
     fn diagram_51_rook_wins_the_a7_pawn() {
         let board = parse_fen(DIAGRAM_51, false).unwrap();
-        let analysis = Analysis::new(&board, Limits::default());
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let (i, zone) = find(&analysis, "R e1–a1×a7");
         assert_eq!(zone.verdict, Verdict::Wins);
         assert!(zone
@@ -333,7 +333,7 @@ mod tests {
     #[test]
     fn diagram_52_black_defends_f6_in_time() {
         let board = parse_fen(DIAGRAM_52, false).unwrap();
-        let analysis = Analysis::new(&board, Limits::default());
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let (i, zone) = find(&analysis, "B h6–g5×f6");
         assert_eq!(zone.verdict, Verdict::Defended);
         assert!(zone
@@ -345,7 +345,7 @@ mod tests {
     #[test]
     fn reti_zones_share_the_kings_and_merge() {
         let board = parse_fen(RETI, false).unwrap();
-        let analysis = Analysis::new(&board, Limits::default());
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let (_, h) = find(&analysis, "P h5–h4–h3–h2–h1=Q");
         assert_eq!(h.verdict, Verdict::Wins);
         let (_, c) = find(&analysis, "P c6–c7–c8=Q");
@@ -362,7 +362,7 @@ mod tests {
         // White takes the a7 pawn at once; Black's rook would take the bishop h3, which now has
         // time to run — but given the tempo White spends on a7, it has not.
         let board = parse_fen("7r/p5k1/8/8/8/7B/8/R5K1 w - - 0 1", false).unwrap();
-        let analysis = Analysis::new(&board, Limits::default());
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let (i, zone) = find(&analysis, "R a1×a7");
         assert_eq!(zone.verdict, Verdict::Wins);
         let k = analysis
@@ -376,7 +376,7 @@ mod tests {
         );
         // Without the bishop White simply wins the pawn.
         let board = parse_fen("7r/p5k1/8/8/8/8/8/R5K1 w - - 0 1", false).unwrap();
-        let analysis = Analysis::new(&board, Limits::default());
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let (i, _) = find(&analysis, "R a1×a7");
         assert_eq!(analysis.outcome(&board, i), Outcome::Gains);
     }
@@ -384,7 +384,7 @@ mod tests {
     #[test]
     fn merging_is_transitive() {
         let board = parse_fen(DIAGRAM_51, false).unwrap();
-        let analysis = Analysis::new(&board, Limits::default());
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let total: usize = analysis.composites.iter().map(|c| c.members.len()).sum();
         assert_eq!(total, analysis.zones.len());
         for c in &analysis.composites {
@@ -404,7 +404,7 @@ mod tests {
     #[test]
     fn zones_come_shortest_first() {
         let board = parse_fen(DIAGRAM_51, false).unwrap();
-        let analysis = Analysis::new(&board, Limits::default());
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let keys: Vec<_> = analysis.zones.iter().map(|z| z.order_key()).collect();
         let mut sorted = keys.clone();
         sorted.sort();

@@ -8,15 +8,19 @@
 //! protocol uses to stop a search or turn a ponder search into a normal one.
 
 pub mod correction;
+pub mod guide;
 pub mod history;
+mod iterate;
 pub mod movepick;
 pub mod params;
 pub mod time;
 pub mod tt;
 mod worker;
 
-use crate::rules::{Board, Game, Move};
-use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
+use crate::bound::Bound;
+use crate::rules::{Game, Move};
+use guide::Guide;
+use iterate::iterate;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -51,6 +55,9 @@ pub struct Limits {
     pub ponder: bool,
     /// Only consider these root moves.
     pub search_moves: Vec<Move>,
+    /// Moves to try early in the first plies, worked out by the caller for this root
+    /// (PIONEER's zone moves when `PioneerGuide` is on); none by default.
+    pub guide: Guide,
 }
 
 /// A score as UCI shows it.
@@ -84,17 +91,6 @@ impl std::fmt::Display for Score {
     }
 }
 
-/// Whether a reported score is exact or only a bound (aspiration window failure).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScoreBound {
-    /// Exact.
-    Exact,
-    /// At least this (fail high).
-    Lower,
-    /// At most this (fail low).
-    Upper,
-}
-
 /// One line of search progress.
 #[derive(Clone, Debug)]
 pub struct Progress {
@@ -107,7 +103,7 @@ pub struct Progress {
     /// The score.
     pub score: Score,
     /// Exact or bound.
-    pub bound: ScoreBound,
+    pub bound: Bound,
     /// Nodes so far (all threads).
     pub nodes: u64,
     /// Milliseconds since the start.
@@ -223,8 +219,6 @@ pub struct SearchOptions {
     pub move_overhead: u64,
     /// Draw score bias in centipawns (positive: avoid draws).
     pub contempt: i32,
-    /// Give PIONEER's zone moves a move-ordering bonus near the root (`pioneer::guide`).
-    pub pioneer_guide: bool,
 }
 
 impl Default for SearchOptions {
@@ -233,7 +227,6 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead: 50,
             contempt: 0,
-            pioneer_guide: false,
         }
     }
 }
@@ -330,11 +323,6 @@ impl Engine {
             node_counts: &self.node_counts,
             node_limit: limits.nodes,
         };
-        let guide = if self.options.pioneer_guide {
-            crate::pioneer::guide::Guide::new(&board)
-        } else {
-            crate::pioneer::guide::Guide::NONE
-        };
         for w in &mut self.workers {
             w.prepare(
                 &board,
@@ -342,7 +330,7 @@ impl Engine {
                 &limits.search_moves,
                 self.options.contempt,
             );
-            w.guide = guide;
+            w.guide = limits.guide;
         }
         if self.workers[0].root_moves.is_empty() {
             let result = SearchResult {
@@ -371,184 +359,6 @@ impl Engine {
             result
         })
     }
-}
-
-/// Iterative deepening for one worker. Worker 0 decides when to stop and reports.
-fn iterate(
-    worker: &mut Worker,
-    board: &Board,
-    shared: &Shared,
-    limits: &Limits,
-    options: &SearchOptions,
-    reporter: &mut dyn Reporter,
-) -> SearchResult {
-    let max_depth = limits
-        .depth
-        .unwrap_or(MAX_PLY as i32 - 1)
-        .clamp(1, MAX_PLY as i32 - 1);
-    let lines = options.multipv.clamp(1, worker.root_moves.len());
-    let mut completed = SearchResult {
-        best: Some(worker.root_moves[0].mv),
-        ponder: None,
-        score: 0,
-        depth: 0,
-        nodes: 0,
-        pv: vec![worker.root_moves[0].mv],
-    };
-    let mut stable_iterations = 0;
-    let mut previous_best = None;
-    let mut previous_score = 0;
-    let main = worker.id == 0;
-    for depth in 1..=max_depth {
-        // Helpers skip some depths so the threads do not all search the same tree in lockstep.
-        if !main && depth > 1 && (depth + worker.id as i32) % 3 == 0 {
-            continue;
-        }
-        worker.seldepth = 0;
-        for pv_index in 0..lines {
-            let previous = worker.root_moves[pv_index].score;
-            let mut delta = ASPIRATION_DELTA;
-            let (mut alpha, mut beta) =
-                if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE / 2 {
-                    (
-                        (previous - delta).max(-INFINITY),
-                        (previous + delta).min(INFINITY),
-                    )
-                } else {
-                    (-INFINITY, INFINITY)
-                };
-            loop {
-                let score = worker.root_search(board, shared, depth, alpha, beta, pv_index);
-                if worker.stopped() {
-                    break;
-                }
-                let bound = if score <= alpha {
-                    ScoreBound::Upper
-                } else if score >= beta {
-                    ScoreBound::Lower
-                } else {
-                    ScoreBound::Exact
-                };
-                if main
-                    && bound != ScoreBound::Exact
-                    && shared.control.time().elapsed().as_millis() > 1000
-                {
-                    report(worker, shared, depth, pv_index, bound, reporter);
-                }
-                match bound {
-                    ScoreBound::Upper => {
-                        beta = (alpha + beta) / 2;
-                        alpha = (score - delta).max(-INFINITY);
-                    }
-                    ScoreBound::Lower => beta = (score + delta).min(INFINITY),
-                    ScoreBound::Exact => break,
-                }
-                delta += delta;
-                if delta > 1000 {
-                    alpha = -INFINITY;
-                    beta = INFINITY;
-                }
-            }
-            if worker.stopped() {
-                break;
-            }
-            // A later line can score above an earlier one (search instability between the
-            // separate searches): keep the lines found so far ordered, best first.
-            worker.root_moves[..=pv_index].sort_by_key(|r| std::cmp::Reverse(r.score));
-        }
-        if worker.stopped() {
-            // A move that beat the previous best in the unfinished iteration is better
-            // information than the last completed one (the previous best is searched first).
-            let best = &worker.root_moves[0];
-            if main && lines == 1 && best.score > -INFINITY && Some(best.mv) != completed.best {
-                completed = SearchResult {
-                    best: Some(best.mv),
-                    ponder: best.pv.get(1).copied(),
-                    score: best.score,
-                    depth: completed.depth,
-                    nodes: 0,
-                    pv: best.pv.clone(),
-                };
-            }
-            break;
-        }
-        let best = &worker.root_moves[0];
-        completed = SearchResult {
-            best: Some(best.mv),
-            ponder: best.pv.get(1).copied(),
-            score: best.score,
-            depth,
-            nodes: 0,
-            pv: best.pv.clone(),
-        };
-        if !main {
-            continue;
-        }
-        for pv_index in 0..lines {
-            report(worker, shared, depth, pv_index, ScoreBound::Exact, reporter);
-        }
-        // Time: stretch when the best move changes or the score falls, shrink when stable.
-        if previous_best == completed.best {
-            stable_iterations += 1;
-        } else {
-            stable_iterations = 0;
-        }
-        previous_best = completed.best;
-        let falling = (previous_score - completed.score).clamp(0, 100) as f64 / 100.0;
-        previous_score = completed.score;
-        let factor = (1.3 - 0.07 * stable_iterations.min(6) as f64) * (1.0 + falling * 0.6);
-        if limits.mate.is_some_and(|m| matches!(Score::from_internal(completed.score), Score::Mate(n) if n > 0 && n <= m as i32)) {
-            break;
-        }
-        if !shared.control.pondering() && !shared.control.time().may_start_iteration(factor) {
-            break;
-        }
-        if worker.root_moves.len() == 1
-            && !shared.control.pondering()
-            && !limits.infinite
-            && limits.clock.is_some()
-            && depth >= 8
-        {
-            break;
-        }
-    }
-    if main {
-        completed.nodes = shared
-            .node_counts
-            .iter()
-            .map(|n| n.load(Ordering::Relaxed))
-            .sum::<u64>()
-            .max(worker.nodes);
-    }
-    completed
-}
-
-fn report(
-    worker: &Worker,
-    shared: &Shared,
-    depth: i32,
-    pv_index: usize,
-    bound: ScoreBound,
-    reporter: &mut dyn Reporter,
-) {
-    shared.node_counts[worker.id].store(worker.nodes, Ordering::Relaxed);
-    let line = &worker.root_moves[pv_index];
-    let nodes = shared
-        .node_counts
-        .iter()
-        .map(|n| n.load(Ordering::Relaxed))
-        .sum();
-    reporter.progress(&Progress {
-        depth,
-        seldepth: line.seldepth.max(1),
-        multipv: pv_index + 1,
-        score: Score::from_internal(line.score),
-        bound,
-        nodes,
-        time_ms: shared.control.time().elapsed().as_millis() as u64,
-        hashfull: shared.tt.hashfull(),
-        pv: line.pv.clone(),
-    });
 }
 
 #[cfg(test)]

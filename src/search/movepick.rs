@@ -7,8 +7,9 @@
 //! once. The remaining moves are scored once and picked best-first by selection, which is
 //! cheaper than a full sort when a cut-off comes early.
 
+use super::guide::PlanMoves;
 use super::history::{CaptureKey, History, PieceTo};
-use crate::pioneer::guide::PlanMoves;
+use super::params::PLAN_BONUS;
 use crate::rules::see::see;
 use crate::rules::{is_capture, BitBoard, Board, Move, Piece, Rank, Square};
 
@@ -17,8 +18,6 @@ const GOOD_CAPTURE: i32 = 2_000_000;
 const RECAPTURE: i32 = 100_000;
 const KILLER: i32 = 1_000_000;
 const COUNTER: i32 = 999_000;
-/// History bonus of a quiet move that is one of PIONEER's zone moves.
-const PLAN_BONUS: i32 = 2_000;
 const BAD_CAPTURE: i32 = -2_000_000;
 
 /// A move with its ordering score.

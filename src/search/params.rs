@@ -4,6 +4,31 @@
 pub const ASPIRATION_DELTA: i32 = 20;
 /// Aspiration windows are used from this depth on.
 pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+/// The window's half-width doubles on each failure; past this it is opened fully.
+pub const ASPIRATION_MAX_DELTA: i32 = 1000;
+/// A failed window is reported (as a bound) only once the search has run this long, so that
+/// short searches do not flood the GUI.
+pub const ASPIRATION_REPORT_AFTER_MS: u64 = 1000;
+
+/// Lazy SMP: a helper thread skips the depths where (depth + thread index) is a multiple of
+/// this, so the threads do not search the same tree in lockstep.
+pub const HELPER_SKIP_PERIOD: i32 = 3;
+
+/// Time scaling after each iteration: the planned time is stretched by
+/// (BASE − STEP · min(stable iterations, MAX)) · (1 + WEIGHT · fall), where fall is how far the
+/// score dropped since the last iteration, as a share of `TIME_FALLING_SPAN` centipawns.
+pub const TIME_BASE_FACTOR: f64 = 1.3;
+/// See `TIME_BASE_FACTOR`.
+pub const TIME_STABILITY_STEP: f64 = 0.07;
+/// See `TIME_BASE_FACTOR`.
+pub const TIME_STABLE_ITERATIONS_MAX: i32 = 6;
+/// See `TIME_BASE_FACTOR`.
+pub const TIME_FALLING_WEIGHT: f64 = 0.6;
+/// See `TIME_BASE_FACTOR`.
+pub const TIME_FALLING_SPAN: i32 = 100;
+/// A game move with a single legal reply is played once an iteration of this depth has
+/// completed (deep enough to show a meaningful score).
+pub const SINGLE_REPLY_DEPTH: i32 = 8;
 
 /// Reverse futility pruning: a node whose static eval beats beta by this much per ply of
 /// depth left is cut (up to `RFP_MAX_DEPTH`).
@@ -52,6 +77,12 @@ pub const DELTA_MARGIN: i32 = 150;
 /// Internal iterative reduction: nodes without a TT move are searched one ply shallower from
 /// this depth on.
 pub const IIR_MIN_DEPTH: i32 = 4;
+
+/// A quiet move on the caller's guide list (`search::guide`, PIONEER's zone moves) gets this
+/// on top of its history score in the first `GUIDE_PLIES` plies.
+pub const PLAN_BONUS: i32 = 2_000;
+/// See `PLAN_BONUS`.
+pub const GUIDE_PLIES: usize = 4;
 
 /// Singular extensions from this depth on.
 pub const SE_MIN_DEPTH: i32 = 8;

@@ -145,7 +145,7 @@ fn multipv_lines_are_ordered_and_distinct() {
             let lines: Vec<&Progress> = collect
                 .0
                 .iter()
-                .filter(|p| p.depth == depth && p.bound == ScoreBound::Exact)
+                .filter(|p| p.depth == depth && p.bound == crate::bound::Bound::Exact)
                 .collect();
             let order: Vec<usize> = lines.iter().map(|p| p.multipv).collect();
             assert_eq!(order, [1, 2, 3, 4], "{fen} depth {depth}");

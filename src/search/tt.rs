@@ -9,44 +9,9 @@
 //! words, the first being the data XOR-ed with the verification key, so a torn write by another
 //! thread is detected as a miss instead of being read as garbage.
 
+use crate::bound::Bound;
 use crate::rules::{Move, Piece, Square};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
-
-/// Kind of bound a stored score is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    /// The score is exact (a PV node).
-    Exact,
-    /// The true score is at least this (a fail-high).
-    Lower,
-    /// The true score is at most this (a fail-low).
-    Upper,
-}
-
-impl Bound {
-    /// The bound a full-width alpha-beta search gives its `best` score, searched with the
-    /// window (`alpha`, `beta`): a fail-high, a score inside the window, or a fail-low.
-    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
-        if best >= beta {
-            Bound::Lower
-        } else if best > alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        }
-    }
-
-    /// Does a stored `score` of this bound decide a search with the window (`alpha`, `beta`)
-    /// without searching: an exact score, a lower bound at or above beta, an upper bound at or
-    /// below alpha?
-    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
-        match self {
-            Bound::Exact => true,
-            Bound::Lower => score >= beta,
-            Bound::Upper => score <= alpha,
-        }
-    }
-}
 
 /// What a probe returns.
 #[derive(Clone, Copy, Debug)]

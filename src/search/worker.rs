@@ -8,13 +8,14 @@
 //! seed wants repetitions detected.
 
 use super::correction::CorrectionHistory;
+use super::guide::{Guide, PlanMoves};
 use super::history::{History, PieceTo};
 use super::movepick::{capture_key, MovePicker, OrderContext, ScoredMove};
 use super::params::*;
-use super::tt::{Bound, TranspositionTable, TtHit};
+use super::tt::{TranspositionTable, TtHit};
 use super::{SearchControl, INFINITY, MATE, MAX_PLY};
+use crate::bound::Bound;
 use crate::eval::{evaluate, insufficient_material};
-use crate::pioneer::guide::{Guide, PlanMoves, GUIDE_PLIES};
 use crate::rules::see::see;
 use crate::rules::{has_non_pawn_material, is_capture, repetition_key, Board, Move, Piece};
 use crate::search::tt::MATE_BOUND;
@@ -82,7 +83,7 @@ pub struct Worker {
     stopped: bool,
     /// Ply at which null moves are forbidden (a null-move verification search), if any.
     null_forbidden_ply: Option<usize>,
-    /// PIONEER's zone moves of both sides at the root (empty unless `PioneerGuide` is on).
+    /// The caller's guide moves of both sides at the root (`Limits::guide`).
     pub guide: Guide,
 }
 

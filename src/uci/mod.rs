@@ -11,9 +11,11 @@ mod book;
 pub mod go;
 pub mod options;
 
+use crate::bound::Bound;
 use crate::rules::notation::move_to_uci;
 use crate::rules::{Board, Game, Move};
-use crate::search::{Engine, Progress, Reporter, ScoreBound, SearchControl, SearchResult};
+use crate::search::guide::Guide;
+use crate::search::{Engine, Progress, Reporter, SearchControl, SearchResult};
 use options::{declared, parse_setoption, spin_default, OptionSpec, OptionValue};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -102,6 +104,8 @@ pub struct Uci {
     search: Option<RunningSearch>,
     /// `ShowPlans`: PIONEER's plans for the root as `info string plan …` before each search.
     show_plans: bool,
+    /// `PioneerGuide`: PIONEER's zone moves of the root are handed to the search as its guide.
+    pioneer_guide: bool,
     book: book::BookSession,
 }
 
@@ -169,9 +173,9 @@ impl Reporter for UciReporter {
     fn progress(&mut self, p: &Progress) {
         let nps = p.nodes * 1000 / p.time_ms.max(1);
         let bound = match p.bound {
-            ScoreBound::Exact => "",
-            ScoreBound::Lower => " lowerbound",
-            ScoreBound::Upper => " upperbound",
+            Bound::Exact => "",
+            Bound::Lower => " lowerbound",
+            Bound::Upper => " upperbound",
         };
         let pv = pv_to_uci(&self.root, &p.pv, self.chess960);
         self.out.line(&format!(
@@ -182,6 +186,12 @@ impl Reporter for UciReporter {
 }
 
 /// A line of moves in UCI notation, played from `root`.
+/// PIONEER's zone moves of both sides at `root`, as the search's guide (`PioneerGuide`).
+pub fn pioneer_search_guide(root: &Board) -> Guide {
+    let zone_moves = crate::pioneer::guide::root_zone_moves(root);
+    Guide::new(&zone_moves.white, &zone_moves.black)
+}
+
 fn pv_to_uci(root: &Board, pv: &[Move], chess960: bool) -> String {
     let mut board = root.clone();
     let mut words = Vec::with_capacity(pv.len());
@@ -212,6 +222,7 @@ impl Uci {
             chess960: false,
             search: None,
             show_plans: false,
+            pioneer_guide: false,
             book: book::BookSession::new(),
         }
     }
@@ -319,7 +330,10 @@ impl Uci {
                 drop(engine);
                 self.show_plans = on;
             }
-            ("PioneerGuide", OptionValue::Bool(on)) => engine.options.pioneer_guide = on,
+            ("PioneerGuide", OptionValue::Bool(on)) => {
+                drop(engine);
+                self.pioneer_guide = on;
+            }
             // Ponder only tells us the GUI may send `go ponder`; nothing to configure.
             ("Ponder", _) => {}
             (other, _) => self.out.error(&format!("option '{other}' is not handled")),
@@ -339,7 +353,7 @@ impl Uci {
         if self.search.is_some() {
             return self.out.error("already searching; send stop first");
         }
-        let (limits, warnings) = match go::parse_go(args, self.game.board(), self.chess960) {
+        let (mut limits, warnings) = match go::parse_go(args, self.game.board(), self.chess960) {
             Ok(v) => v,
             Err(e) => return self.out.error(&e),
         };
@@ -359,6 +373,7 @@ impl Uci {
         let out = self.out.clone();
         let chess960 = self.chess960;
         let show_plans = self.show_plans;
+        let pioneer_guide = self.pioneer_guide;
         let thread_control = Arc::clone(&control);
         let answered = Arc::new(AtomicBool::new(false));
         let thread_answered = Arc::clone(&answered);
@@ -370,11 +385,14 @@ impl Uci {
                 if show_plans {
                     for line in crate::pioneer::plan::short_lines(
                         game.board(),
-                        crate::pioneer::attack::Limits::default(),
+                        crate::pioneer::attack::TrajectoryLimits::default(),
                         PLANS_SHOWN,
                     ) {
                         out.line(&format!("info string plan {line}"));
                     }
+                }
+                if pioneer_guide {
+                    limits.guide = pioneer_search_guide(game.board());
                 }
                 let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
                 let mut reporter = UciReporter {

@@ -9,13 +9,13 @@
 //! depth 0 so the main search can use what quiescence learned.
 
 use super::{Shared, Worker};
+use crate::bound::Bound;
 use crate::eval::{evaluate, insufficient_material};
 use crate::rules::see::see;
 use crate::rules::{quiet_checks, repetition_key, Board, Move, Piece};
 use crate::search::history::PieceTo;
 use crate::search::movepick::{MovePicker, OrderContext};
 use crate::search::params::DELTA_MARGIN;
-use crate::search::tt::Bound;
 use crate::search::{INFINITY, MATE, MAX_PLY};
 
 /// The best score and move of a quiescence node so far, and its raised alpha.

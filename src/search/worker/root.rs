@@ -2,8 +2,8 @@
 //! results kept per move so MultiPV and the next iteration's ordering can use them.
 
 use super::{Shared, Worker};
+use crate::bound::Bound;
 use crate::rules::Board;
-use crate::search::tt::Bound;
 use crate::search::INFINITY;
 
 impl Worker {

@@ -1,10 +1,11 @@
-//! The rules of chess: positions, games and notation.
+//! The rules of chess: positions, games and notation (the `tropa-rules` crate).
 //!
 //! Design note: move generation, make-move and Zobrist keys come from the `cozy-chess` crate, which
-//! is the fastest well-kept generator measured for this project (see README). This module wraps it
+//! is the fastest well-kept generator measured for this project (see README). This crate wraps it
 //! with what the crate leaves to its users: FEN edge cases (X-FEN castling rights, four-field EPD),
 //! UCI and SAN move notation, a game record with repetition keys, perft and the static exchange
-//! model. Nothing here knows about search or evaluation.
+//! model. It is a crate of its own so that the compiler, not a convention, keeps it from knowing
+//! anything of search, evaluation or PIONEER: it depends on the two board crates only.
 
 mod checks;
 mod fen;

@@ -172,7 +172,7 @@ pub fn capture_gain_against(board: &Board, from: Square, to: Square, piece: Piec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::parse_fen;
+    use crate::parse_fen;
 
     fn see_of(fen: &str, mv: &str) -> i32 {
         let board = parse_fen(fen, false).unwrap();

@@ -68,7 +68,7 @@ pub fn quiet_checks(board: &Board, out: &mut Vec<Move>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{is_capture, legal_moves, parse_fen};
+    use crate::{is_capture, legal_moves, parse_fen};
 
     /// Every quiet, non-promoting, non-castling legal move that checks, found the slow way.
     fn slow_quiet_checks(board: &Board) -> Vec<String> {
@@ -79,7 +79,7 @@ mod tests {
                 child.play_unchecked(mv);
                 !is_capture(board, mv)
                     && mv.promotion.is_none()
-                    && !crate::rules::is_castling(board, mv)
+                    && !crate::is_castling(board, mv)
                     && !child.checkers().is_empty()
             })
             .map(|mv| mv.to_string())

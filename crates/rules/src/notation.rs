@@ -166,19 +166,19 @@ mod tests {
     /// still works there.
     #[test]
     fn san_in_positions_with_impossible_material() {
-        let board = crate::rules::parse_fen(
+        let board = crate::parse_fen(
             "rbb1kbnr/1p1ppppp/1q6/p1p5/2P2P2/8/PP1PPKPP/RNBQ1BNR w kq - 0 1",
             false,
         )
         .unwrap();
-        for mv in crate::rules::legal_moves(&board) {
+        for mv in crate::legal_moves(&board) {
             let san = move_to_san(&board, mv);
             assert_eq!(move_from_san(&board, &san), Ok(mv), "{san}");
         }
         let mv = move_from_uci(&board, "b1c3", false).unwrap();
         assert_eq!(move_to_san(&board, mv), "Nc3");
     }
-    use crate::rules::parse_fen;
+    use crate::parse_fen;
 
     #[test]
     fn castling_round_trip_standard_and_960() {

@@ -1,4 +1,4 @@
-//! The fuzz checks for the opening book's readers (called through `crate::fuzz`): the book
+//! The fuzz checks for the opening book's readers (called through this crate's `book_file` and `pgn`): the book
 //! file, a Polyglot book and PGN import, which all face files users bring.
 //!
 //! Design note: a book file ends with a checksum, so random bytes almost never get past it and
@@ -7,21 +7,21 @@
 //! filled in), which leaves the arrays arbitrary. Whatever loads must then satisfy every
 //! invariant, write back to the same bytes, probe legally and survive a Polyglot round trip.
 
-use crate::book::build::unrated_tree;
-use crate::book::format::{checksum, MAGIC, VERSION};
-use crate::book::pgn::{read_pgn, Opening};
-use crate::book::polyglot::{export, import, read_entries, write_entries};
-use crate::book::probe::{choose, Rng};
-use crate::book::Book;
-use crate::rules::Game;
+use tropa::book::build::unrated_tree;
+use tropa::book::format::{checksum, BYTES_PER_NODE, HEADER, MAGIC, VERSION};
+use tropa::book::pgn::{read_pgn, Opening};
+use tropa::book::polyglot::{export, import, read_entries, write_entries};
+use tropa::book::probe::{choose, Rng};
+use tropa::book::Book;
+use tropa::rules::Game;
 
 const BOOK_NAME: &str = "fuzz.tbk";
-const HEADER: usize = 24;
-const BYTES_PER_NODE: usize = 20;
 /// Node limit for Polyglot imports while fuzzing (a real import allows millions).
 const IMPORT_NODES: usize = 2_000;
 
-/// See the module note.
+/// The book file readers: Tropa's own format (`Book::from_bytes`) and Polyglot
+/// (`polyglot::read_entries` and `import`), each input read as it comes and made well-formed
+/// (see the module note).
 pub fn book_file(data: &[u8]) {
     tropa_book(data);
     tropa_book(&well_formed(data));
@@ -109,7 +109,7 @@ fn polyglot_book(bytes: &[u8]) {
     probe_lines(&book, 2);
 }
 
-/// See the module note.
+/// PGN import: reading the openings of games and laying them out as a book.
 pub fn pgn(data: &[u8]) {
     let name = "fuzz.pgn";
     let plies = 12;

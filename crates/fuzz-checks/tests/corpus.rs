@@ -1,5 +1,5 @@
-//! The fuzz corpora (fuzz/corpus/<target>/, including every crash found, kept as a regression)
-//! replayed through the same checks the cargo-fuzz targets run (`tropa::fuzz`), plus a short
+//! The fuzz corpora (`fuzz/corpus/<target>/` at the repository root, including every crash found, kept as a regression)
+//! replayed through the same checks the cargo-fuzz targets run (`tropa_fuzz_checks`), plus a short
 //! deterministic pass of byte mutations of each entry. The long runs are `cargo fuzz run`
 //! (see fuzz/README.md); this keeps what they found fixed.
 
@@ -7,7 +7,7 @@ use std::path::Path;
 
 fn corpus(target: &str) -> Vec<(String, Vec<u8>)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fuzz/corpus")
+        .join("../../fuzz/corpus")
         .join(target);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -87,20 +87,20 @@ fn replay_with(target: &str, check: fn(&[u8]), mutations: usize, alphabet: &[u8]
 
 #[test]
 fn fen_corpus() {
-    replay("fen", tropa::fuzz::fen, 200);
+    replay("fen", tropa_fuzz_checks::fen, 200);
 }
 
 #[test]
 fn uci_corpus() {
-    replay("uci", tropa::fuzz::uci, 200);
+    replay("uci", tropa_fuzz_checks::uci, 200);
 }
 
 #[test]
 fn book_corpus() {
-    replay_with("book", tropa::fuzz::book_file, 200, BINARY_ALPHABET);
+    replay_with("book", tropa_fuzz_checks::book_file, 200, BINARY_ALPHABET);
 }
 
 #[test]
 fn pgn_corpus() {
-    replay_with("pgn", tropa::fuzz::pgn, 200, PGN_ALPHABET);
+    replay_with("pgn", tropa_fuzz_checks::pgn, 200, PGN_ALPHABET);
 }

@@ -1,15 +1,22 @@
 //! Entry points for fuzzing: each takes arbitrary bytes, feeds them to a parser that faces
 //! untrusted input, and checks what must hold for any input. A panic (or failed check) is a
-//! finding. `fuzz/` (cargo-fuzz, libFuzzer) calls these; `tests/fuzz_corpus.rs` replays the
-//! committed corpora through the same functions in every `cargo test`, so a fixed crash stays
-//! fixed.
+//! finding. `fuzz/` (cargo-fuzz, libFuzzer) calls these; `tests/corpus.rs` beside this crate
+//! replays the committed corpora (`fuzz/corpus/`) through the same functions in every
+//! `cargo test`, so a fixed crash stays fixed.
+//!
+//! Design note: a crate of its own, so the checks use only the engine's public surface and are
+//! never compiled into the engine.
 
-use crate::rules::notation::{move_from_san, move_from_uci, move_to_san, move_to_uci};
-use crate::rules::{parse_fen, write_fen, Game};
-use crate::search::time::TimeManager;
-use crate::uci::go::{parse_go, parse_position};
-use crate::uci::options::{declared, parse_setoption};
+mod book;
+
+pub use book::{book_file, pgn};
+
 use std::time::Instant;
+use tropa::rules::notation::{move_from_san, move_from_uci, move_to_san, move_to_uci};
+use tropa::rules::{parse_fen, write_fen, Game};
+use tropa::search::time::TimeManager;
+use tropa::uci::go::{parse_go, parse_position};
+use tropa::uci::options::{declared, parse_setoption};
 
 /// The FEN parser, standard and Chess960. An accepted position must print as a FEN that parses
 /// back to the same position, its legal moves must survive UCI and SAN notation both ways, and
@@ -26,17 +33,17 @@ pub fn fen(data: &[u8]) {
                 let game = Game::from_uci(Some(&text), &[], chess960)
                     .unwrap_or_else(|e| panic!("Game rejects a FEN parse_fen accepts: {e}"));
                 assert_eq!(game.board().hash(), board.hash());
-                let _ = crate::eval::evaluate(&board);
-                for (i, mv) in crate::rules::legal_moves(&board).into_iter().enumerate() {
+                let _ = tropa::eval::evaluate(&board);
+                for (i, mv) in tropa::rules::legal_moves(&board).into_iter().enumerate() {
                     let uci = move_to_uci(&board, mv, chess960);
                     assert_eq!(
                         move_from_uci(&board, &uci, chess960),
                         Ok(mv),
                         "{uci} in {written}"
                     );
-                    let _ = crate::rules::see::see(&board, mv);
+                    let _ = tropa::rules::see::see(&board, mv);
                     // SAN goes through shakmaty (slow): the first moves and every castling.
-                    if i < 4 || crate::rules::is_castling(&board, mv) {
+                    if i < 4 || tropa::rules::is_castling(&board, mv) {
                         let san = move_to_san(&board, mv);
                         assert_eq!(move_from_san(&board, &san), Ok(mv), "{san} in {written}");
                     }
@@ -99,16 +106,4 @@ pub fn uci(data: &[u8]) {
             _ => {}
         }
     }
-}
-
-/// The book file readers: Tropa's own format (`Book::from_bytes`) and Polyglot
-/// (`polyglot::read_entries` and `import`). See `crate::fuzz_book`.
-pub fn book_file(data: &[u8]) {
-    crate::fuzz_book::book_file(data);
-}
-
-/// PGN import: reading the openings of games and laying them out as a book. See
-/// `crate::fuzz_book`.
-pub fn pgn(data: &[u8]) {
-    crate::fuzz_book::pgn(data);
 }
