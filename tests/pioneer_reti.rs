@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 use tropa::pioneer::attack::TrajectoryLimits;
-use tropa::pioneer::study::{solve, Verdict, MAX_POSITIONS};
+use tropa::pioneer::study::{solve, StudyVerdict, MAX_POSITIONS};
 use tropa::rules::notation::{line_to_numbered_san, move_to_uci};
 use tropa::rules::{parse_fen, Game};
 use tropa::search::{Engine, Limits, SearchControl, Silent};
@@ -44,7 +44,7 @@ fn zone_search_solves_reti_and_the_full_search_agrees() {
     );
     let line = line_to_numbered_san(&board, &study.root.line);
     assert!(line.starts_with("1. Kg7"), "{line}");
-    assert_eq!(study.root.verdict, Verdict::Draw, "{line}");
+    assert_eq!(study.root.verdict, StudyVerdict::Draw, "{line}");
     assert!(study.root.complete);
     // The root search (zone moves only) is itself within Botvinnik's 54.
     assert!(
@@ -60,11 +60,11 @@ fn zone_search_solves_reti_and_the_full_search_agrees() {
         assert!(f.result.complete);
         assert!(f.result.positions > 0, "{uci}: not searched");
         if uci == "h8g7" {
-            assert_eq!(f.result.verdict, Verdict::Draw);
+            assert_eq!(f.result.verdict, StudyVerdict::Draw);
             assert!(f.result.positions <= 54, "{} positions", f.result.positions);
             assert!(black.abs() < 100, "full search after Kg7: {black}");
         } else {
-            assert_eq!(f.result.verdict, Verdict::BlackWins, "{uci}");
+            assert_eq!(f.result.verdict, StudyVerdict::BlackWins, "{uci}");
             assert!(black > 500, "full search after {uci}: {black}");
         }
     }

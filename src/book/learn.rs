@@ -64,7 +64,7 @@ impl EngineMove {
 
 /// A finished game as the engine knows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct FinishedGame {
     /// All moves from the start position, the engine's last move included.
     pub line: Vec<Move>,
     /// The inferred result.
@@ -74,7 +74,7 @@ pub struct Outcome {
 }
 
 /// Infers the outcome of `game` (the last position the GUI sent) from the engine's moves.
-pub fn infer(game: &Game, engine: &[EngineMove]) -> Outcome {
+pub fn infer(game: &Game, engine: &[EngineMove]) -> FinishedGame {
     let mut line = game.moves().to_vec();
     let mut board = game.board().clone();
     let mut keys = game.keys().to_vec();
@@ -85,7 +85,7 @@ pub fn infer(game: &Game, engine: &[EngineMove]) -> Outcome {
             keys.push(repetition_key(&board));
         }
     }
-    let decided = |result, reason| Outcome {
+    let decided = |result, reason| FinishedGame {
         line: line.clone(),
         result: Some(result),
         reason,
@@ -128,7 +128,7 @@ pub fn infer(game: &Game, engine: &[EngineMove]) -> Outcome {
             return decided(GameResult::Draw, "level scores in a long game");
         }
     }
-    Outcome {
+    FinishedGame {
         line,
         result: None,
         reason: "unknown",
@@ -147,7 +147,7 @@ pub struct Learned {
 /// Adds the game's line to the book up to `max_plies` plies and counts its result along it.
 pub fn learn(
     book: &mut Book,
-    outcome: &Outcome,
+    outcome: &FinishedGame,
     engine: &[EngineMove],
     max_plies: usize,
 ) -> Learned {
@@ -263,7 +263,7 @@ mod tests {
             mv: "g1f3".parse().unwrap(),
             score: Some(60),
         }];
-        let outcome = Outcome {
+        let outcome = FinishedGame {
             line: g.moves().to_vec(),
             result: Some(GameResult::WhiteWins),
             reason: "test",
@@ -287,7 +287,7 @@ mod tests {
         let reply = choose(&book, &game("e2e4"), 12, &mut rng).unwrap();
         assert_eq!(reply.mv.to_string(), "e7e5");
         // A line outside the trees is not added.
-        let outside = Outcome {
+        let outside = FinishedGame {
             line: game("b2b3 e7e5").moves().to_vec(),
             result: Some(GameResult::Draw),
             reason: "test",
@@ -309,7 +309,7 @@ mod tests {
         // Learn a game, then "crash" while writing it: the writer got as far as half of the new
         // file in its temporary file and died before the rename.
         let g = game("d2d4 g8f6 c2c4 e7e6");
-        let outcome = Outcome {
+        let outcome = FinishedGame {
             line: g.moves().to_vec(),
             result: Some(GameResult::Draw),
             reason: "test",

@@ -123,7 +123,7 @@ pub fn study(
         tree,
         max_positions,
     );
-    let unfinished = |r: &crate::pioneer::study::SearchResult| {
+    let unfinished = |r: &crate::pioneer::study::StudyResult| {
         if r.complete {
             String::new()
         } else if r.positions == 0 {

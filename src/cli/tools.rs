@@ -1,7 +1,7 @@
 //! The command-line tools: perft, perft suites, eval, analyse and tune.
 
 use crate::bound::Bound;
-use crate::eval::{explain, params::S, tune, PHASE_MAX};
+use crate::eval::{explain, params::Tapered, tune, PHASE_MAX};
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::perft::{divide, parse_suite_line, perft as count};
 use crate::rules::{parse_fen, Game, START_FEN};
@@ -125,7 +125,7 @@ pub fn perft_suite(
 pub fn eval(fen: Option<&str>) -> Result<(), String> {
     let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
     let e = explain(&board);
-    let blend = |s: S| crate::eval::taper(s, e.phase, crate::eval::SCALE_NORMAL);
+    let blend = |s: Tapered| crate::eval::taper(s, e.phase, crate::eval::SCALE_NORMAL);
     println!(
         "{:32} {:>15} {:>15} {:>8}",
         "term", "white (mg eg)", "black (mg eg)", "net"
@@ -134,10 +134,10 @@ pub fn eval(fen: Option<&str>) -> Result<(), String> {
         println!(
             "{:32} {:>7} {:>7} {:>7} {:>7} {:>8}",
             t.name,
-            t.white.0,
-            t.white.1,
-            t.black.0,
-            t.black.1,
+            t.white.mg,
+            t.white.eg,
+            t.black.mg,
+            t.black.eg,
             blend(t.white) - blend(t.black)
         );
     }

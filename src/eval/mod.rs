@@ -15,7 +15,7 @@ mod weights;
 
 use crate::rules::{Board, Color, Piece};
 pub use endgame::{insufficient_material, SCALE_NORMAL};
-use params::{block_of, Block, COUNT, S};
+use params::{block_of, Block, Tapered, COUNT};
 pub use weights::WEIGHTS;
 
 /// Receives the evaluation terms.
@@ -26,7 +26,7 @@ pub trait Sink {
 
 /// Sums the weighted terms, White minus Black.
 struct Scorer {
-    total: S,
+    total: Tapered,
 }
 
 impl Sink for Scorer {
@@ -50,8 +50,8 @@ pub fn phase(board: &Board) -> i32 {
 }
 
 /// Blends a middlegame/endgame pair by phase, the endgame part scaled by `scale / SCALE_NORMAL`.
-pub fn taper(score: S, phase: i32, scale: i32) -> i32 {
-    (score.0 * phase + score.1 * (PHASE_MAX - phase) * scale / SCALE_NORMAL) / PHASE_MAX
+pub fn taper(score: Tapered, phase: i32, scale: i32) -> i32 {
+    (score.mg * phase + score.eg * (PHASE_MAX - phase) * scale / SCALE_NORMAL) / PHASE_MAX
 }
 
 /// Evaluation of `board` in centipawns from the side to move's point of view.
@@ -59,7 +59,9 @@ pub fn evaluate(board: &Board) -> i32 {
     if insufficient_material(board) {
         return 0;
     }
-    let mut scorer = Scorer { total: S(0, 0) };
+    let mut scorer = Scorer {
+        total: Tapered::new(0, 0),
+    };
     terms::collect(board, &mut scorer);
     let white = finish(board, scorer.total);
     match board.side_to_move() {
@@ -69,8 +71,8 @@ pub fn evaluate(board: &Board) -> i32 {
 }
 
 /// Phase blend, endgame scaling and mop-up applied to a White-relative term sum.
-fn finish(board: &Board, total: S) -> i32 {
-    let strong = if total.1 >= 0 {
+fn finish(board: &Board, total: Tapered) -> i32 {
+    let strong = if total.eg >= 0 {
         Color::White
     } else {
         Color::Black
@@ -85,9 +87,9 @@ pub struct TermLine {
     /// The term's name.
     pub name: &'static str,
     /// White's contribution (middlegame, endgame).
-    pub white: S,
+    pub white: Tapered,
     /// Black's contribution (middlegame, endgame).
-    pub black: S,
+    pub black: Tapered,
 }
 
 /// Every term of the evaluation for both sides, and the final score.
@@ -108,7 +110,7 @@ pub struct Explanation {
 }
 
 struct Explainer {
-    by_block: Vec<(Block, S, S)>,
+    by_block: Vec<(Block, Tapered, Tapered)>,
 }
 
 impl Sink for Explainer {
@@ -122,7 +124,8 @@ impl Sink for Explainer {
         {
             Some(slot) => slot,
             None => {
-                self.by_block.push((block, S(0, 0), S(0, 0)));
+                self.by_block
+                    .push((block, Tapered::new(0, 0), Tapered::new(0, 0)));
                 self.by_block.last_mut().expect("just pushed")
             }
         };
@@ -143,8 +146,8 @@ pub fn explain(board: &Board) -> Explanation {
     let total = explainer
         .by_block
         .iter()
-        .fold(S(0, 0), |acc, (_, w, b)| acc + *w - *b);
-    let strong = if total.1 >= 0 {
+        .fold(Tapered::new(0, 0), |acc, (_, w, b)| acc + *w - *b);
+    let strong = if total.eg >= 0 {
         Color::White
     } else {
         Color::Black

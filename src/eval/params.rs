@@ -8,42 +8,55 @@
 
 use std::ops::{Add, AddAssign, Mul, Neg, Sub};
 
-/// A pair of scores: middlegame and endgame, blended by the game phase.
+/// A tapered score: a middlegame and an endgame value in centipawns, blended by the game phase
+/// (`eval::taper`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct S(pub i32, pub i32);
+pub struct Tapered {
+    /// The value with all pieces on the board.
+    pub mg: i32,
+    /// The value in a pawn ending.
+    pub eg: i32,
+}
 
-impl Add for S {
-    type Output = S;
-    fn add(self, o: S) -> S {
-        S(self.0 + o.0, self.1 + o.1)
+impl Tapered {
+    /// A tapered score of `mg` in the middlegame and `eg` in the endgame.
+    pub const fn new(mg: i32, eg: i32) -> Tapered {
+        Tapered { mg, eg }
     }
 }
 
-impl Sub for S {
-    type Output = S;
-    fn sub(self, o: S) -> S {
-        S(self.0 - o.0, self.1 - o.1)
+impl Add for Tapered {
+    type Output = Tapered;
+    fn add(self, o: Tapered) -> Tapered {
+        Tapered::new(self.mg + o.mg, self.eg + o.eg)
     }
 }
 
-impl AddAssign for S {
-    fn add_assign(&mut self, o: S) {
-        self.0 += o.0;
-        self.1 += o.1;
+impl Sub for Tapered {
+    type Output = Tapered;
+    fn sub(self, o: Tapered) -> Tapered {
+        Tapered::new(self.mg - o.mg, self.eg - o.eg)
     }
 }
 
-impl Neg for S {
-    type Output = S;
-    fn neg(self) -> S {
-        S(-self.0, -self.1)
+impl AddAssign for Tapered {
+    fn add_assign(&mut self, o: Tapered) {
+        self.mg += o.mg;
+        self.eg += o.eg;
     }
 }
 
-impl Mul<i32> for S {
-    type Output = S;
-    fn mul(self, k: i32) -> S {
-        S(self.0 * k, self.1 * k)
+impl Neg for Tapered {
+    type Output = Tapered;
+    fn neg(self) -> Tapered {
+        Tapered::new(-self.mg, -self.eg)
+    }
+}
+
+impl Mul<i32> for Tapered {
+    type Output = Tapered;
+    fn mul(self, k: i32) -> Tapered {
+        Tapered::new(self.mg * k, self.eg * k)
     }
 }
 

@@ -6,7 +6,7 @@
 //! engine's own search score) is minimised by Adam over full batches, on all cores. The result
 //! is written as `src/eval/weights.rs`.
 
-use super::params::{Block, BLOCKS, COUNT, MATERIAL, PSQT, S};
+use super::params::{Block, Tapered, BLOCKS, COUNT, MATERIAL, PSQT};
 use super::{endgame, insufficient_material, phase, terms, Sink, PHASE_MAX, SCALE_NORMAL, WEIGHTS};
 use crate::rules::{parse_fen, Board, Color, Piece};
 use std::io::{BufRead, Write};
@@ -124,15 +124,30 @@ fn load(path: &Path, config: &TuneConfig, k: f64) -> Result<(Vec<Sample>, usize)
     Ok((samples, skipped))
 }
 
-fn eval_sample(s: &Sample, w: &[[f64; 2]]) -> f64 {
+/// A sample evaluated under some weights, with the two factors its gradient needs.
+struct Evaluated {
+    /// The evaluation in centipawns.
+    value: f64,
+    /// The middlegame share of the phase (1 with all pieces on).
+    mg_share: f64,
+    /// The endgame scale the drawish-ending rules apply.
+    eg_scale: f64,
+}
+
+/// The evaluation of a sample under the weights `w`, as `eval::evaluate` computes it.
+fn eval_sample(s: &Sample, w: &[[f64; 2]]) -> Evaluated {
     let (mut mg, mut eg) = (0.0, 0.0);
     for &(i, c) in &s.coefs {
         mg += w[i as usize][0] * c as f64;
         eg += w[i as usize][1] * c as f64;
     }
-    let scale = s.scale[usize::from(eg < 0.0)] as f64 / SCALE_NORMAL as f64;
-    let p = s.phase as f64 / PHASE_MAX as f64;
-    mg * p + eg * (1.0 - p) * scale + s.mop_up as f64
+    let eg_scale = s.scale[usize::from(eg < 0.0)] as f64 / SCALE_NORMAL as f64;
+    let mg_share = s.phase as f64 / PHASE_MAX as f64;
+    Evaluated {
+        value: mg * mg_share + eg * (1.0 - mg_share) * eg_scale + s.mop_up as f64,
+        mg_share,
+        eg_scale,
+    }
 }
 
 /// Mean squared error and its gradient over a slice of samples.
@@ -140,21 +155,14 @@ fn error_and_gradient(samples: &[Sample], w: &[[f64; 2]], k: f64) -> (f64, Vec<[
     let mut grad = vec![[0.0; 2]; w.len()];
     let mut error = 0.0;
     for s in samples {
-        let (mut mg, mut eg) = (0.0, 0.0);
-        for &(i, c) in &s.coefs {
-            mg += w[i as usize][0] * c as f64;
-            eg += w[i as usize][1] * c as f64;
-        }
-        let scale = s.scale[usize::from(eg < 0.0)] as f64 / SCALE_NORMAL as f64;
-        let p = s.phase as f64 / PHASE_MAX as f64;
-        let e = mg * p + eg * (1.0 - p) * scale + s.mop_up as f64;
-        let sig = sigmoid(k * e);
+        let e = eval_sample(s, w);
+        let sig = sigmoid(k * e.value);
         let diff = sig - s.target as f64;
         error += diff * diff;
         let d = 2.0 * diff * sig * (1.0 - sig) * k;
         for &(i, c) in &s.coefs {
-            grad[i as usize][0] += d * c as f64 * p;
-            grad[i as usize][1] += d * c as f64 * (1.0 - p) * scale;
+            grad[i as usize][0] += d * c as f64 * e.mg_share;
+            grad[i as usize][1] += d * c as f64 * (1.0 - e.mg_share) * e.eg_scale;
         }
     }
     (error, grad)
@@ -194,7 +202,7 @@ fn fit_k(samples: &[Sample], w: &[[f64; 2]]) -> f64 {
     let error = |k: f64| {
         samples
             .iter()
-            .map(|s| (sigmoid(k * eval_sample(s, w)) - s.target as f64).powi(2))
+            .map(|s| (sigmoid(k * eval_sample(s, w).value) - s.target as f64).powi(2))
             .sum::<f64>()
     };
     let (mut lo, mut hi) = (0.001, 0.02);
@@ -211,8 +219,12 @@ fn fit_k(samples: &[Sample], w: &[[f64; 2]]) -> f64 {
 }
 
 /// Runs the tuner on `data` starting from the current weights; returns the new weights and a log.
-pub fn tune(data: &Path, config: &TuneConfig, mut log: impl FnMut(&str)) -> Result<Vec<S>, String> {
-    let mut w: Vec<[f64; 2]> = WEIGHTS.iter().map(|s| [s.0 as f64, s.1 as f64]).collect();
+pub fn tune(
+    data: &Path,
+    config: &TuneConfig,
+    mut log: impl FnMut(&str),
+) -> Result<Vec<Tapered>, String> {
+    let mut w: Vec<[f64; 2]> = WEIGHTS.iter().map(|s| [s.mg as f64, s.eg as f64]).collect();
     // K is fitted on the results alone first, then used to turn engine scores into targets.
     let result_only = TuneConfig {
         result_weight: 1.0,
@@ -262,9 +274,9 @@ pub fn tune(data: &Path, config: &TuneConfig, mut log: impl FnMut(&str)) -> Resu
             log(&format!("epoch {epoch:4}  error {error:.6}"));
         }
     }
-    let mut out: Vec<S> = w
+    let mut out: Vec<Tapered> = w
         .iter()
-        .map(|p| S(p[0].round() as i32, p[1].round() as i32))
+        .map(|p| Tapered::new(p[0].round() as i32, p[1].round() as i32))
         .collect();
     centre_piece_square_tables(&mut out);
     Ok(out)
@@ -273,7 +285,7 @@ pub fn tune(data: &Path, config: &TuneConfig, mut log: impl FnMut(&str)) -> Resu
 /// Moves the mean of each piece's square table into its material value, so the material block
 /// reads as piece values and the tables as square bonuses. The evaluation is unchanged up to
 /// rounding, since every piece counts once in each.
-fn centre_piece_square_tables(w: &mut [S]) {
+fn centre_piece_square_tables(w: &mut [Tapered]) {
     for piece in [
         Piece::Pawn,
         Piece::Knight,
@@ -287,10 +299,10 @@ fn centre_piece_square_tables(w: &mut [S]) {
             (0..64).collect()
         };
         let n = squares.len() as i32;
-        let mean = squares.iter().fold(S(0, 0), |acc, &sq| {
+        let mean = squares.iter().fold(Tapered::new(0, 0), |acc, &sq| {
             acc + w[PSQT.at(piece as usize * 64 + sq)]
         });
-        let mean = S(mean.0 / n, mean.1 / n);
+        let mean = Tapered::new(mean.mg / n, mean.eg / n);
         for &sq in &squares {
             let i = PSQT.at(piece as usize * 64 + sq);
             w[i] = w[i] - mean;
@@ -301,19 +313,24 @@ fn centre_piece_square_tables(w: &mut [S]) {
 }
 
 /// Writes the weights as Rust source, one commented block per term, atomically.
-pub fn write_weights(path: &Path, weights: &[S], provenance: &str) -> std::io::Result<()> {
+pub fn write_weights(path: &Path, weights: &[Tapered], provenance: &str) -> std::io::Result<()> {
     let mut text = String::new();
     text.push_str("//! Evaluation weights (middlegame, endgame) in centipawns, in the order of `params.rs`.\n");
     text.push_str("//! Generated by `tropa tune`; do not edit by hand.\n");
     for line in provenance.lines() {
         text.push_str(&format!("//! {line}\n"));
     }
-    text.push_str("\nuse super::params::{COUNT, S};\n\n");
-    text.push_str("/// The tuned weights.\n#[rustfmt::skip]\npub static WEIGHTS: [S; COUNT] = [\n");
+    text.push_str("\nuse super::params::{COUNT, Tapered};\n\n");
+    text.push_str(
+        "/// The tuned weights.\n#[rustfmt::skip]\npub static WEIGHTS: [Tapered; COUNT] = [\n",
+    );
     for block in BLOCKS.iter().filter(|b: &&Block| b.len > 0) {
         text.push_str(&format!("    // {}\n", block.name));
         for row in weights[block.start..block.start + block.len].chunks(8) {
-            let cells: Vec<String> = row.iter().map(|s| format!("S({}, {})", s.0, s.1)).collect();
+            let cells: Vec<String> = row
+                .iter()
+                .map(|s| format!("Tapered::new({}, {})", s.mg, s.eg))
+                .collect();
             text.push_str(&format!("    {},\n", cells.join(", ")));
         }
     }
@@ -322,7 +339,7 @@ pub fn write_weights(path: &Path, weights: &[S], provenance: &str) -> std::io::R
 }
 
 /// Appends a short report of a tuning run to `out`.
-pub fn report(out: &mut impl Write, old: &[S], new: &[S]) -> std::io::Result<()> {
+pub fn report(out: &mut impl Write, old: &[Tapered], new: &[Tapered]) -> std::io::Result<()> {
     for block in BLOCKS.iter() {
         let changed = (block.start..block.start + block.len)
             .filter(|&i| old[i] != new[i])

@@ -3,128 +3,128 @@
 //! Fitted by `tropa tune --data ../shared/data/tuning/tcec_quiet_labeled.txt.xz --epochs 600 --learning-rate 1 --result-weight 0.5 --limit 0`
 //! in 454 s.
 
-use super::params::{COUNT, S};
+use super::params::{Tapered, COUNT};
 
 /// The tuned weights.
 #[rustfmt::skip]
-pub static WEIGHTS: [S; COUNT] = [
+pub static WEIGHTS: [Tapered; COUNT] = [
     // material
-    S(54, 94), S(200, 365), S(236, 390), S(309, 618), S(460, 1169), S(0, 0),
+    Tapered::new(54, 94), Tapered::new(200, 365), Tapered::new(236, 390), Tapered::new(309, 618), Tapered::new(460, 1169), Tapered::new(0, 0),
     // piece-square
-    S(0, 0), S(0, 0), S(0, 0), S(0, 0), S(0, 0), S(0, 0), S(0, 0), S(0, 0),
-    S(-16, 1), S(-23, 15), S(-28, 15), S(-31, -21), S(-26, 7), S(-5, 6), S(6, -3), S(-27, -9),
-    S(-31, -3), S(-36, 5), S(-50, 4), S(-50, -5), S(-44, -3), S(-20, -8), S(-19, -13), S(-30, -12),
-    S(-16, 4), S(-20, 5), S(-21, -12), S(-28, -11), S(-17, -19), S(-15, -4), S(-4, -14), S(-17, -7),
-    S(-15, 14), S(-7, 0), S(-19, -1), S(10, -24), S(14, -18), S(2, -12), S(4, -15), S(-9, -2),
-    S(-17, 30), S(15, 25), S(20, 19), S(37, 14), S(50, 4), S(65, 21), S(6, 27), S(-21, 45),
-    S(27, -10), S(43, 0), S(43, 30), S(61, -11), S(87, -13), S(70, 12), S(55, -12), S(15, -1),
-    S(0, 0), S(0, 0), S(0, 0), S(0, 0), S(0, 0), S(0, 0), S(0, 0), S(0, 0),
-    S(-50, -32), S(-22, -29), S(-33, -21), S(-19, -28), S(-20, -13), S(-10, -28), S(-20, -10), S(-33, -51),
-    S(-24, -18), S(-10, -11), S(-15, -30), S(-8, -13), S(-6, -14), S(10, -28), S(2, -14), S(-8, -6),
-    S(-26, -15), S(-23, -16), S(-13, -24), S(1, 5), S(12, -4), S(-10, -13), S(-3, -12), S(-3, 7),
-    S(-4, -17), S(5, -5), S(1, 8), S(4, 5), S(2, 19), S(8, 8), S(15, 11), S(8, 3),
-    S(-29, 11), S(-12, -1), S(4, 5), S(13, 21), S(-9, 23), S(-4, 23), S(-2, 26), S(9, 4),
-    S(-17, 0), S(3, 8), S(10, 10), S(31, 10), S(33, 19), S(36, 28), S(32, 5), S(50, 23),
-    S(-10, 30), S(5, -3), S(14, 6), S(40, 8), S(70, 7), S(8, 8), S(3, 8), S(52, 19),
-    S(-122, -17), S(-35, 41), S(-45, 35), S(4, 13), S(118, 0), S(-16, 3), S(81, -6), S(-71, -3),
-    S(-2, -38), S(22, -41), S(-6, -20), S(-13, -9), S(-13, -18), S(-7, -3), S(-7, -12), S(-24, -26),
-    S(-12, -11), S(-9, -23), S(22, -20), S(-7, -23), S(-3, -9), S(-4, -18), S(1, -23), S(-1, -22),
-    S(-13, 8), S(3, -8), S(-20, 0), S(1, -2), S(0, -1), S(-4, -2), S(2, -10), S(-2, 6),
-    S(1, -10), S(-9, -6), S(-7, 17), S(1, 8), S(-1, 7), S(-7, 5), S(-1, -2), S(10, -25),
-    S(-21, 6), S(-1, -1), S(9, 6), S(5, 17), S(9, 4), S(26, 5), S(-6, 6), S(-4, -2),
-    S(-8, 14), S(-13, 7), S(-12, 25), S(14, -1), S(46, -8), S(19, 16), S(51, 4), S(23, -4),
-    S(-26, 19), S(-13, 24), S(0, 10), S(-6, 18), S(39, 13), S(32, 15), S(6, -2), S(-14, 1),
-    S(-52, 47), S(20, 16), S(30, 7), S(-8, 8), S(-10, 8), S(12, 1), S(-3, 20), S(-28, -19),
-    S(-29, -27), S(-21, -27), S(-17, -29), S(-18, -32), S(-12, -40), S(-12, -35), S(-6, -35), S(-24, -38),
-    S(-35, -18), S(-26, -25), S(-25, -22), S(-21, -25), S(-13, -31), S(-12, -28), S(-2, -39), S(-22, -35),
-    S(-35, -11), S(-34, -3), S(-33, -2), S(-30, -8), S(-20, -3), S(-26, 14), S(3, -10), S(-16, -13),
-    S(-20, 1), S(-30, 8), S(-39, 14), S(-31, 17), S(-19, 12), S(-19, 14), S(12, -2), S(-34, 1),
-    S(-14, 18), S(-15, 19), S(-20, 29), S(-3, 18), S(-6, 17), S(-16, 28), S(26, 11), S(-23, 15),
-    S(-2, 16), S(4, 22), S(-24, 30), S(12, 14), S(2, 26), S(16, 21), S(22, 22), S(7, 16),
-    S(43, 2), S(48, 3), S(78, -9), S(80, -17), S(68, -7), S(52, 11), S(94, -3), S(71, -10),
-    S(4, 15), S(25, 15), S(-13, 28), S(14, 16), S(-3, 20), S(42, 7), S(44, 11), S(36, -2),
-    S(15, -30), S(14, -42), S(11, -29), S(8, -14), S(14, -37), S(-6, -48), S(15, -88), S(16, -53),
-    S(-4, -35), S(12, -43), S(8, -39), S(13, -38), S(10, -34), S(8, -52), S(11, -94), S(9, -54),
-    S(-6, -18), S(-6, -4), S(1, -13), S(4, -20), S(6, -24), S(16, -29), S(15, -20), S(22, -15),
-    S(-2, -4), S(-8, -2), S(-15, 13), S(-30, 37), S(-7, -1), S(-2, 0), S(23, -24), S(15, 1),
-    S(-11, 20), S(-25, 46), S(-30, 61), S(-20, 29), S(-31, 60), S(-29, 47), S(-4, 26), S(-4, 14),
-    S(-6, 16), S(-30, 34), S(-37, 59), S(-10, 27), S(-34, 63), S(-26, 59), S(7, 15), S(-34, 54),
-    S(-34, 55), S(-43, 39), S(-29, 47), S(-8, 25), S(-37, 44), S(-7, 20), S(-17, 32), S(57, -27),
-    S(1, -4), S(28, 11), S(19, -3), S(-8, 13), S(17, -29), S(44, -13), S(45, -13), S(53, -28),
-    S(-45, -7), S(26, -15), S(21, -18), S(-32, -13), S(-1, -24), S(-28, -10), S(0, -27), S(-51, -26),
-    S(-9, 17), S(22, -5), S(32, -18), S(19, -19), S(14, -15), S(3, -14), S(14, -14), S(-31, -8),
-    S(-44, 19), S(30, -5), S(17, -3), S(-1, 3), S(-3, 3), S(-3, 1), S(11, -11), S(-30, -11),
-    S(-26, 23), S(42, 3), S(-30, 29), S(6, 13), S(-5, 18), S(43, 1), S(8, -6), S(-35, 4),
-    S(-45, 26), S(-50, 43), S(46, 33), S(19, 28), S(-2, 27), S(-37, 36), S(98, 1), S(-101, 13),
-    S(-49, 58), S(-6, 60), S(48, 31), S(58, 21), S(57, 21), S(17, 46), S(58, 37), S(211, -26),
-    S(-122, 58), S(-77, 69), S(85, 17), S(40, 23), S(109, -1), S(10, 62), S(-17, 59), S(177, -14),
-    S(-218, -82), S(-91, 66), S(-36, 34), S(14, 41), S(128, 3), S(-35, 36), S(-93, 110), S(81, -64),
+    Tapered::new(0, 0), Tapered::new(0, 0), Tapered::new(0, 0), Tapered::new(0, 0), Tapered::new(0, 0), Tapered::new(0, 0), Tapered::new(0, 0), Tapered::new(0, 0),
+    Tapered::new(-16, 1), Tapered::new(-23, 15), Tapered::new(-28, 15), Tapered::new(-31, -21), Tapered::new(-26, 7), Tapered::new(-5, 6), Tapered::new(6, -3), Tapered::new(-27, -9),
+    Tapered::new(-31, -3), Tapered::new(-36, 5), Tapered::new(-50, 4), Tapered::new(-50, -5), Tapered::new(-44, -3), Tapered::new(-20, -8), Tapered::new(-19, -13), Tapered::new(-30, -12),
+    Tapered::new(-16, 4), Tapered::new(-20, 5), Tapered::new(-21, -12), Tapered::new(-28, -11), Tapered::new(-17, -19), Tapered::new(-15, -4), Tapered::new(-4, -14), Tapered::new(-17, -7),
+    Tapered::new(-15, 14), Tapered::new(-7, 0), Tapered::new(-19, -1), Tapered::new(10, -24), Tapered::new(14, -18), Tapered::new(2, -12), Tapered::new(4, -15), Tapered::new(-9, -2),
+    Tapered::new(-17, 30), Tapered::new(15, 25), Tapered::new(20, 19), Tapered::new(37, 14), Tapered::new(50, 4), Tapered::new(65, 21), Tapered::new(6, 27), Tapered::new(-21, 45),
+    Tapered::new(27, -10), Tapered::new(43, 0), Tapered::new(43, 30), Tapered::new(61, -11), Tapered::new(87, -13), Tapered::new(70, 12), Tapered::new(55, -12), Tapered::new(15, -1),
+    Tapered::new(0, 0), Tapered::new(0, 0), Tapered::new(0, 0), Tapered::new(0, 0), Tapered::new(0, 0), Tapered::new(0, 0), Tapered::new(0, 0), Tapered::new(0, 0),
+    Tapered::new(-50, -32), Tapered::new(-22, -29), Tapered::new(-33, -21), Tapered::new(-19, -28), Tapered::new(-20, -13), Tapered::new(-10, -28), Tapered::new(-20, -10), Tapered::new(-33, -51),
+    Tapered::new(-24, -18), Tapered::new(-10, -11), Tapered::new(-15, -30), Tapered::new(-8, -13), Tapered::new(-6, -14), Tapered::new(10, -28), Tapered::new(2, -14), Tapered::new(-8, -6),
+    Tapered::new(-26, -15), Tapered::new(-23, -16), Tapered::new(-13, -24), Tapered::new(1, 5), Tapered::new(12, -4), Tapered::new(-10, -13), Tapered::new(-3, -12), Tapered::new(-3, 7),
+    Tapered::new(-4, -17), Tapered::new(5, -5), Tapered::new(1, 8), Tapered::new(4, 5), Tapered::new(2, 19), Tapered::new(8, 8), Tapered::new(15, 11), Tapered::new(8, 3),
+    Tapered::new(-29, 11), Tapered::new(-12, -1), Tapered::new(4, 5), Tapered::new(13, 21), Tapered::new(-9, 23), Tapered::new(-4, 23), Tapered::new(-2, 26), Tapered::new(9, 4),
+    Tapered::new(-17, 0), Tapered::new(3, 8), Tapered::new(10, 10), Tapered::new(31, 10), Tapered::new(33, 19), Tapered::new(36, 28), Tapered::new(32, 5), Tapered::new(50, 23),
+    Tapered::new(-10, 30), Tapered::new(5, -3), Tapered::new(14, 6), Tapered::new(40, 8), Tapered::new(70, 7), Tapered::new(8, 8), Tapered::new(3, 8), Tapered::new(52, 19),
+    Tapered::new(-122, -17), Tapered::new(-35, 41), Tapered::new(-45, 35), Tapered::new(4, 13), Tapered::new(118, 0), Tapered::new(-16, 3), Tapered::new(81, -6), Tapered::new(-71, -3),
+    Tapered::new(-2, -38), Tapered::new(22, -41), Tapered::new(-6, -20), Tapered::new(-13, -9), Tapered::new(-13, -18), Tapered::new(-7, -3), Tapered::new(-7, -12), Tapered::new(-24, -26),
+    Tapered::new(-12, -11), Tapered::new(-9, -23), Tapered::new(22, -20), Tapered::new(-7, -23), Tapered::new(-3, -9), Tapered::new(-4, -18), Tapered::new(1, -23), Tapered::new(-1, -22),
+    Tapered::new(-13, 8), Tapered::new(3, -8), Tapered::new(-20, 0), Tapered::new(1, -2), Tapered::new(0, -1), Tapered::new(-4, -2), Tapered::new(2, -10), Tapered::new(-2, 6),
+    Tapered::new(1, -10), Tapered::new(-9, -6), Tapered::new(-7, 17), Tapered::new(1, 8), Tapered::new(-1, 7), Tapered::new(-7, 5), Tapered::new(-1, -2), Tapered::new(10, -25),
+    Tapered::new(-21, 6), Tapered::new(-1, -1), Tapered::new(9, 6), Tapered::new(5, 17), Tapered::new(9, 4), Tapered::new(26, 5), Tapered::new(-6, 6), Tapered::new(-4, -2),
+    Tapered::new(-8, 14), Tapered::new(-13, 7), Tapered::new(-12, 25), Tapered::new(14, -1), Tapered::new(46, -8), Tapered::new(19, 16), Tapered::new(51, 4), Tapered::new(23, -4),
+    Tapered::new(-26, 19), Tapered::new(-13, 24), Tapered::new(0, 10), Tapered::new(-6, 18), Tapered::new(39, 13), Tapered::new(32, 15), Tapered::new(6, -2), Tapered::new(-14, 1),
+    Tapered::new(-52, 47), Tapered::new(20, 16), Tapered::new(30, 7), Tapered::new(-8, 8), Tapered::new(-10, 8), Tapered::new(12, 1), Tapered::new(-3, 20), Tapered::new(-28, -19),
+    Tapered::new(-29, -27), Tapered::new(-21, -27), Tapered::new(-17, -29), Tapered::new(-18, -32), Tapered::new(-12, -40), Tapered::new(-12, -35), Tapered::new(-6, -35), Tapered::new(-24, -38),
+    Tapered::new(-35, -18), Tapered::new(-26, -25), Tapered::new(-25, -22), Tapered::new(-21, -25), Tapered::new(-13, -31), Tapered::new(-12, -28), Tapered::new(-2, -39), Tapered::new(-22, -35),
+    Tapered::new(-35, -11), Tapered::new(-34, -3), Tapered::new(-33, -2), Tapered::new(-30, -8), Tapered::new(-20, -3), Tapered::new(-26, 14), Tapered::new(3, -10), Tapered::new(-16, -13),
+    Tapered::new(-20, 1), Tapered::new(-30, 8), Tapered::new(-39, 14), Tapered::new(-31, 17), Tapered::new(-19, 12), Tapered::new(-19, 14), Tapered::new(12, -2), Tapered::new(-34, 1),
+    Tapered::new(-14, 18), Tapered::new(-15, 19), Tapered::new(-20, 29), Tapered::new(-3, 18), Tapered::new(-6, 17), Tapered::new(-16, 28), Tapered::new(26, 11), Tapered::new(-23, 15),
+    Tapered::new(-2, 16), Tapered::new(4, 22), Tapered::new(-24, 30), Tapered::new(12, 14), Tapered::new(2, 26), Tapered::new(16, 21), Tapered::new(22, 22), Tapered::new(7, 16),
+    Tapered::new(43, 2), Tapered::new(48, 3), Tapered::new(78, -9), Tapered::new(80, -17), Tapered::new(68, -7), Tapered::new(52, 11), Tapered::new(94, -3), Tapered::new(71, -10),
+    Tapered::new(4, 15), Tapered::new(25, 15), Tapered::new(-13, 28), Tapered::new(14, 16), Tapered::new(-3, 20), Tapered::new(42, 7), Tapered::new(44, 11), Tapered::new(36, -2),
+    Tapered::new(15, -30), Tapered::new(14, -42), Tapered::new(11, -29), Tapered::new(8, -14), Tapered::new(14, -37), Tapered::new(-6, -48), Tapered::new(15, -88), Tapered::new(16, -53),
+    Tapered::new(-4, -35), Tapered::new(12, -43), Tapered::new(8, -39), Tapered::new(13, -38), Tapered::new(10, -34), Tapered::new(8, -52), Tapered::new(11, -94), Tapered::new(9, -54),
+    Tapered::new(-6, -18), Tapered::new(-6, -4), Tapered::new(1, -13), Tapered::new(4, -20), Tapered::new(6, -24), Tapered::new(16, -29), Tapered::new(15, -20), Tapered::new(22, -15),
+    Tapered::new(-2, -4), Tapered::new(-8, -2), Tapered::new(-15, 13), Tapered::new(-30, 37), Tapered::new(-7, -1), Tapered::new(-2, 0), Tapered::new(23, -24), Tapered::new(15, 1),
+    Tapered::new(-11, 20), Tapered::new(-25, 46), Tapered::new(-30, 61), Tapered::new(-20, 29), Tapered::new(-31, 60), Tapered::new(-29, 47), Tapered::new(-4, 26), Tapered::new(-4, 14),
+    Tapered::new(-6, 16), Tapered::new(-30, 34), Tapered::new(-37, 59), Tapered::new(-10, 27), Tapered::new(-34, 63), Tapered::new(-26, 59), Tapered::new(7, 15), Tapered::new(-34, 54),
+    Tapered::new(-34, 55), Tapered::new(-43, 39), Tapered::new(-29, 47), Tapered::new(-8, 25), Tapered::new(-37, 44), Tapered::new(-7, 20), Tapered::new(-17, 32), Tapered::new(57, -27),
+    Tapered::new(1, -4), Tapered::new(28, 11), Tapered::new(19, -3), Tapered::new(-8, 13), Tapered::new(17, -29), Tapered::new(44, -13), Tapered::new(45, -13), Tapered::new(53, -28),
+    Tapered::new(-45, -7), Tapered::new(26, -15), Tapered::new(21, -18), Tapered::new(-32, -13), Tapered::new(-1, -24), Tapered::new(-28, -10), Tapered::new(0, -27), Tapered::new(-51, -26),
+    Tapered::new(-9, 17), Tapered::new(22, -5), Tapered::new(32, -18), Tapered::new(19, -19), Tapered::new(14, -15), Tapered::new(3, -14), Tapered::new(14, -14), Tapered::new(-31, -8),
+    Tapered::new(-44, 19), Tapered::new(30, -5), Tapered::new(17, -3), Tapered::new(-1, 3), Tapered::new(-3, 3), Tapered::new(-3, 1), Tapered::new(11, -11), Tapered::new(-30, -11),
+    Tapered::new(-26, 23), Tapered::new(42, 3), Tapered::new(-30, 29), Tapered::new(6, 13), Tapered::new(-5, 18), Tapered::new(43, 1), Tapered::new(8, -6), Tapered::new(-35, 4),
+    Tapered::new(-45, 26), Tapered::new(-50, 43), Tapered::new(46, 33), Tapered::new(19, 28), Tapered::new(-2, 27), Tapered::new(-37, 36), Tapered::new(98, 1), Tapered::new(-101, 13),
+    Tapered::new(-49, 58), Tapered::new(-6, 60), Tapered::new(48, 31), Tapered::new(58, 21), Tapered::new(57, 21), Tapered::new(17, 46), Tapered::new(58, 37), Tapered::new(211, -26),
+    Tapered::new(-122, 58), Tapered::new(-77, 69), Tapered::new(85, 17), Tapered::new(40, 23), Tapered::new(109, -1), Tapered::new(10, 62), Tapered::new(-17, 59), Tapered::new(177, -14),
+    Tapered::new(-218, -82), Tapered::new(-91, 66), Tapered::new(-36, 34), Tapered::new(14, 41), Tapered::new(128, 3), Tapered::new(-35, 36), Tapered::new(-93, 110), Tapered::new(81, -64),
     // passed pawn
-    S(0, 0), S(36, 44), S(-32, 52), S(-15, 57), S(5, 62), S(129, -8), S(225, 64), S(0, 0),
+    Tapered::new(0, 0), Tapered::new(36, 44), Tapered::new(-32, 52), Tapered::new(-15, 57), Tapered::new(5, 62), Tapered::new(129, -8), Tapered::new(225, 64), Tapered::new(0, 0),
     // passed pawn free path
-    S(0, 0), S(3, 5), S(-8, 4), S(-18, 11), S(-3, 15), S(1, 32), S(29, 55), S(0, 0),
+    Tapered::new(0, 0), Tapered::new(3, 5), Tapered::new(-8, 4), Tapered::new(-18, 11), Tapered::new(-3, 15), Tapered::new(1, 32), Tapered::new(29, 55), Tapered::new(0, 0),
     // passed pawn own king distance
-    S(0, 0), S(-2, -3), S(3, -11), S(1, -14), S(0, -16), S(-25, -6), S(-30, -6), S(0, 0),
+    Tapered::new(0, 0), Tapered::new(-2, -3), Tapered::new(3, -11), Tapered::new(1, -14), Tapered::new(0, -16), Tapered::new(-25, -6), Tapered::new(-30, -6), Tapered::new(0, 0),
     // passed pawn enemy king distance
-    S(0, 0), S(-7, -4), S(0, 0), S(1, 8), S(0, 17), S(9, 24), S(1, 22), S(0, 0),
+    Tapered::new(0, 0), Tapered::new(-7, -4), Tapered::new(0, 0), Tapered::new(1, 8), Tapered::new(0, 17), Tapered::new(9, 24), Tapered::new(1, 22), Tapered::new(0, 0),
     // connected pawn
-    S(0, 0), S(-4, -4), S(14, 4), S(14, 9), S(14, 18), S(10, 48), S(90, 29), S(0, 0),
+    Tapered::new(0, 0), Tapered::new(-4, -4), Tapered::new(14, 4), Tapered::new(14, 9), Tapered::new(14, 18), Tapered::new(10, 48), Tapered::new(90, 29), Tapered::new(0, 0),
     // doubled pawn
-    S(-14, -10),
+    Tapered::new(-14, -10),
     // isolated pawn
-    S(4, -11),
+    Tapered::new(4, -11),
     // backward pawn
-    S(-7, -9),
+    Tapered::new(-7, -9),
     // king pawn shield
-    S(-48, 57), S(-49, 34), S(-50, 25),
+    Tapered::new(-48, 57), Tapered::new(-49, 34), Tapered::new(-50, 25),
     // king open file
-    S(-20, 3),
+    Tapered::new(-20, 3),
     // king zone attacks
-    S(0, 0), S(12, -5), S(11, -3), S(5, 0), S(3, 6), S(0, 0),
+    Tapered::new(0, 0), Tapered::new(12, -5), Tapered::new(11, -3), Tapered::new(5, 0), Tapered::new(3, 6), Tapered::new(0, 0),
     // king attackers
-    S(17, -10), S(5, -5), S(-1, 5), S(9, 8), S(26, 53), S(65, 51), S(64, -9), S(120, 0),
+    Tapered::new(17, -10), Tapered::new(5, -5), Tapered::new(-1, 5), Tapered::new(9, 8), Tapered::new(26, 53), Tapered::new(65, 51), Tapered::new(64, -9), Tapered::new(120, 0),
     // queen to enemy king
-    S(0, 0), S(10, 10), S(9, 29), S(-32, 46), S(-49, 43), S(-55, 43), S(-55, 28), S(-60, 23),
+    Tapered::new(0, 0), Tapered::new(10, 10), Tapered::new(9, 29), Tapered::new(-32, 46), Tapered::new(-49, 43), Tapered::new(-55, 43), Tapered::new(-55, 28), Tapered::new(-60, 23),
     // rook to enemy king
-    S(0, 0), S(-21, 18), S(-3, -3), S(-23, 7), S(-34, 14), S(-36, 18), S(-44, 24), S(-48, 28),
+    Tapered::new(0, 0), Tapered::new(-21, 18), Tapered::new(-3, -3), Tapered::new(-23, 7), Tapered::new(-34, 14), Tapered::new(-36, 18), Tapered::new(-44, 24), Tapered::new(-48, 28),
     // knight mobility
-    S(-45, -64), S(-35, -38), S(-28, -1), S(-24, 11), S(-19, 26), S(-15, 34), S(-11, 38), S(-4, 30),
-    S(-5, 27),
+    Tapered::new(-45, -64), Tapered::new(-35, -38), Tapered::new(-28, -1), Tapered::new(-24, 11), Tapered::new(-19, 26), Tapered::new(-15, 34), Tapered::new(-11, 38), Tapered::new(-4, 30),
+    Tapered::new(-5, 27),
     // bishop mobility
-    S(-44, -39), S(-39, -24), S(-32, -5), S(-28, 7), S(-24, 15), S(-22, 23), S(-18, 27), S(-14, 28),
-    S(-11, 32), S(-7, 29), S(5, 23), S(26, 16), S(18, 21), S(58, -5),
+    Tapered::new(-44, -39), Tapered::new(-39, -24), Tapered::new(-32, -5), Tapered::new(-28, 7), Tapered::new(-24, 15), Tapered::new(-22, 23), Tapered::new(-18, 27), Tapered::new(-14, 28),
+    Tapered::new(-11, 32), Tapered::new(-7, 29), Tapered::new(5, 23), Tapered::new(26, 16), Tapered::new(18, 21), Tapered::new(58, -5),
     // rook mobility
-    S(-53, -53), S(-53, -22), S(-51, -8), S(-48, -2), S(-49, 11), S(-48, 17), S(-44, 18), S(-45, 25),
-    S(-44, 31), S(-41, 34), S(-37, 36), S(-37, 39), S(-30, 37), S(-25, 37), S(-11, 23),
+    Tapered::new(-53, -53), Tapered::new(-53, -22), Tapered::new(-51, -8), Tapered::new(-48, -2), Tapered::new(-49, 11), Tapered::new(-48, 17), Tapered::new(-44, 18), Tapered::new(-45, 25),
+    Tapered::new(-44, 31), Tapered::new(-41, 34), Tapered::new(-37, 36), Tapered::new(-37, 39), Tapered::new(-30, 37), Tapered::new(-25, 37), Tapered::new(-11, 23),
     // queen mobility
-    S(-47, -108), S(-49, -47), S(-55, -13), S(-54, -12), S(-53, 15), S(-54, 36), S(-51, 27), S(-49, 29),
-    S(-48, 36), S(-45, 35), S(-45, 40), S(-43, 45), S(-43, 53), S(-39, 54), S(-39, 58), S(-31, 53),
-    S(-29, 49), S(-19, 42), S(2, 17), S(2, 17), S(17, 0), S(26, -16), S(80, -54), S(84, -67),
-    S(102, -82), S(52, -57), S(38, -82), S(29, -75),
+    Tapered::new(-47, -108), Tapered::new(-49, -47), Tapered::new(-55, -13), Tapered::new(-54, -12), Tapered::new(-53, 15), Tapered::new(-54, 36), Tapered::new(-51, 27), Tapered::new(-49, 29),
+    Tapered::new(-48, 36), Tapered::new(-45, 35), Tapered::new(-45, 40), Tapered::new(-43, 45), Tapered::new(-43, 53), Tapered::new(-39, 54), Tapered::new(-39, 58), Tapered::new(-31, 53),
+    Tapered::new(-29, 49), Tapered::new(-19, 42), Tapered::new(2, 17), Tapered::new(2, 17), Tapered::new(17, 0), Tapered::new(26, -16), Tapered::new(80, -54), Tapered::new(84, -67),
+    Tapered::new(102, -82), Tapered::new(52, -57), Tapered::new(38, -82), Tapered::new(29, -75),
     // rook open file
-    S(22, 4), S(8, 10),
+    Tapered::new(22, 4), Tapered::new(8, 10),
     // rook on seventh
-    S(-72, 35),
+    Tapered::new(-72, 35),
     // bishop pair
-    S(11, 45),
+    Tapered::new(11, 45),
     // x-ray pressure
-    S(0, 0), S(0, 0), S(8, 16), S(14, -7), S(5, 4), S(0, 0),
+    Tapered::new(0, 0), Tapered::new(0, 0), Tapered::new(8, 16), Tapered::new(14, -7), Tapered::new(5, 4), Tapered::new(0, 0),
     // hanging piece
-    S(-4, 23), S(11, 20), S(11, 16), S(9, 11), S(-1, 1), S(0, 0),
+    Tapered::new(-4, 23), Tapered::new(11, 20), Tapered::new(11, 16), Tapered::new(9, 11), Tapered::new(-1, 1), Tapered::new(0, 0),
     // threats
-    S(21, 30), S(26, 4), S(31, 14),
+    Tapered::new(21, 30), Tapered::new(26, 4), Tapered::new(31, 14),
     // tempo
-    S(-1, -5),
+    Tapered::new(-1, -5),
     // safe checks
-    S(0, 0), S(31, -5), S(10, 17), S(37, 5), S(23, 6), S(0, 0),
+    Tapered::new(0, 0), Tapered::new(31, -5), Tapered::new(10, 17), Tapered::new(37, 5), Tapered::new(23, 6), Tapered::new(0, 0),
     // pawn storm
-    S(2, 4), S(-3, 0), S(-6, 1), S(2, 0), S(6, 0), S(29, 4), S(-42, -42), S(0, 0),
+    Tapered::new(2, 4), Tapered::new(-3, 0), Tapered::new(-6, 1), Tapered::new(2, 0), Tapered::new(6, 0), Tapered::new(29, 4), Tapered::new(-42, -42), Tapered::new(0, 0),
     // outpost
-    S(15, 11), S(18, 13),
+    Tapered::new(15, 11), Tapered::new(18, 13),
     // bishop own pawns same colour
-    S(-6, -9),
+    Tapered::new(-6, -9),
     // rook behind passed pawn
-    S(8, 13),
+    Tapered::new(8, 13),
     // unstoppable passed pawn
-    S(-82, 28),
+    Tapered::new(-82, 28),
 ];

@@ -26,7 +26,7 @@ use cozy_chess::get_between_rays;
 
 /// A piece's part in one zone.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Role {
+pub struct ForkRole {
     /// Index of the zone.
     pub zone: usize,
     /// What the piece does there, in words ("stops P h5–h4–h3–h2–h1=Q").
@@ -45,7 +45,7 @@ pub struct Fork {
     /// The common part, after the starting square.
     pub common: Vec<Square>,
     /// The two parts it serves.
-    pub roles: [Role; 2],
+    pub roles: [ForkRole; 2],
 }
 
 impl Fork {
@@ -235,12 +235,12 @@ pub fn forks(board: &Board, analysis: &Analysis, min_common: usize) -> Vec<Fork>
                         square,
                         common,
                         roles: [
-                            Role {
+                            ForkRole {
                                 zone: *za,
                                 words: wa.clone(),
                                 goal: ta,
                             },
-                            Role {
+                            ForkRole {
                                 zone: *zb,
                                 words: wb.clone(),
                                 goal: tb,

@@ -90,7 +90,7 @@ pub fn zone_moves(board: &Board, analysis: &Analysis, moves_left: u8) -> Vec<Zon
             if a.forecast() > moves_left {
                 continue;
             }
-            if zone.verdict != super::zone::Verdict::Postponed {
+            if zone.verdict != super::zone::ZoneVerdict::Postponed {
                 c.add(a.root(), a.route.first_steps, i, a.forecast(), Part::Attack);
             }
             for s in &zone.supports {

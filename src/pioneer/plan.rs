@@ -15,7 +15,7 @@ use super::counter::{Counter, CounterKind};
 use super::fork::{forks, Fork};
 use super::reject::piece_letter;
 use super::support::{Support, SupportKind};
-use super::zone::{Analysis, Compensation, Outcome, Verdict, Zone};
+use super::zone::{Analysis, Compensation, Zone, ZoneOutcome, ZoneVerdict};
 use crate::rules::{Board, Color};
 
 /// How many rejected trajectories the full report lists.
@@ -127,7 +127,7 @@ pub fn headline(analysis: &Analysis, board: &Board, index: usize) -> String {
         .filter(|c| !c.in_time())
         .max_by_key(|c| c.slack());
     match zone.verdict {
-        Verdict::Wins => {
+        ZoneVerdict::Wins => {
             let verb = match a.goal {
                 Goal::Capture { .. } => "wins",
                 Goal::Promote { .. } => "reaches",
@@ -147,7 +147,7 @@ pub fn headline(analysis: &Analysis, board: &Board, index: usize) -> String {
                 None => text.push_str(&format!("; {opp} has no counter within reach")),
             }
             match analysis.outcome(board, index) {
-                Outcome::Compensated(c) => {
+                ZoneOutcome::Compensated(c) => {
                     let other = match c {
                         Compensation::Zone(j) => &analysis.zones[j].attack,
                         Compensation::Rejected(k) => &analysis.rejected[k],
@@ -157,7 +157,7 @@ pub fn headline(analysis: &Analysis, board: &Board, index: usize) -> String {
                         other.notation()
                     ))
                 }
-                Outcome::Gains => {
+                ZoneOutcome::Gains => {
                     if analysis
                         .zones_of(!a.side)
                         .any(|(j, _)| analysis.independent(index, j))
@@ -167,11 +167,11 @@ pub fn headline(analysis: &Analysis, board: &Board, index: usize) -> String {
                         ))
                     }
                 }
-                Outcome::NoGain => {}
+                ZoneOutcome::NoGain => {}
             }
             text
         }
-        Verdict::Contested => {
+        ZoneVerdict::Contested => {
             let c = zone.timely_counters().next();
             format!(
                 "{side}: {} aims at {aim}; {opp} answers in time{}, but the support meets it",
@@ -179,7 +179,7 @@ pub fn headline(analysis: &Analysis, board: &Board, index: usize) -> String {
                 c.map_or(String::new(), |c| format!(" ({})", with_timing(c)))
             )
         }
-        Verdict::Postponed => {
+        ZoneVerdict::Postponed => {
             let reasons: Vec<String> = a.rejections.iter().map(|r| r.to_string()).collect();
             format!(
                 "{side}: {} aims at {aim}, postponed: {}",
@@ -187,7 +187,7 @@ pub fn headline(analysis: &Analysis, board: &Board, index: usize) -> String {
                 reasons.join("; ")
             )
         }
-        Verdict::Defended => {
+        ZoneVerdict::Defended => {
             let c = zone.timely_counters().next();
             format!(
                 "{side}: {} aims at {aim}; {opp} defends in time{}",

@@ -22,7 +22,7 @@
 
 use super::attack::{Goal, TrajectoryLimits};
 use super::moves::zone_moves;
-use super::zone::{Analysis, Verdict as ZoneVerdict};
+use super::zone::{Analysis, ZoneVerdict};
 use crate::bound::Bound;
 use crate::eval::insufficient_material;
 use crate::rules::see::exchange_on_square;
@@ -43,7 +43,7 @@ pub const STUDY_BUDGET: usize = 4;
 
 /// The outcome of a zone search, from White's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum StudyVerdict {
     /// White gains decisive material.
     WhiteWins,
     /// Neither side gains decisive material.
@@ -52,36 +52,36 @@ pub enum Verdict {
     BlackWins,
 }
 
-impl Verdict {
+impl StudyVerdict {
     /// The verdict of a value from White's point of view.
-    pub fn of(white_value: i32) -> Verdict {
+    pub fn of(white_value: i32) -> StudyVerdict {
         if white_value >= WIN {
-            Verdict::WhiteWins
+            StudyVerdict::WhiteWins
         } else if white_value <= -WIN {
-            Verdict::BlackWins
+            StudyVerdict::BlackWins
         } else {
-            Verdict::Draw
+            StudyVerdict::Draw
         }
     }
 }
 
-impl std::fmt::Display for Verdict {
+impl std::fmt::Display for StudyVerdict {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Verdict::WhiteWins => "White wins",
-            Verdict::Draw => "draw",
-            Verdict::BlackWins => "Black wins",
+            StudyVerdict::WhiteWins => "White wins",
+            StudyVerdict::Draw => "draw",
+            StudyVerdict::BlackWins => "Black wins",
         })
     }
 }
 
 /// The result of one zone search.
 #[derive(Clone, Debug)]
-pub struct SearchResult {
+pub struct StudyResult {
     /// Value from White's point of view (a bound when outside the window).
     pub value: i32,
     /// The verdict.
-    pub verdict: Verdict,
+    pub verdict: StudyVerdict,
     /// The main line.
     pub line: Vec<Move>,
     /// Distinct positions in the tree (the start position included).
@@ -205,19 +205,19 @@ impl ZoneSearch {
     }
 
     /// Searches `board` to `horizon` plies.
-    pub fn run(&mut self, board: &Board, horizon: u32) -> SearchResult {
+    pub fn run(&mut self, board: &Board, horizon: u32) -> StudyResult {
         self.keys.clear();
         self.keys.push(repetition_key(board));
-        let value = self.negamax(board, horizon, -WIN, WIN, 0);
+        let value = self.zone_search(board, horizon, -WIN, WIN, 0);
         let line = self.line(board, horizon);
         let white = if board.side_to_move() == Color::White {
             value
         } else {
             -value
         };
-        SearchResult {
+        StudyResult {
             value: white,
-            verdict: Verdict::of(white),
+            verdict: StudyVerdict::of(white),
             line,
             positions: self.positions.len(),
             nodes: self.nodes,
@@ -255,7 +255,14 @@ impl ZoneSearch {
             .any(|&k| k == last)
     }
 
-    fn negamax(&mut self, board: &Board, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+    fn zone_search(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: u32,
+    ) -> i32 {
         if self.aborted {
             return 0;
         }
@@ -314,7 +321,7 @@ impl ZoneSearch {
                 });
                 t.len() - 1
             });
-            let value = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+            let value = -self.zone_search(&child, depth - 1, -beta, -alpha, ply + 1);
             if let (Some(t), Some(i)) = (self.trace.as_mut(), traced) {
                 t[i].value = value;
             }
@@ -354,14 +361,14 @@ pub struct FirstMove {
     /// Is it a zone move of the start position?
     pub zone_move: bool,
     /// The search after it.
-    pub result: SearchResult,
+    pub result: StudyResult,
 }
 
 /// A study solved by the zone search.
 #[derive(Clone, Debug)]
 pub struct Study {
     /// The search from the start position (zone moves only).
-    pub root: SearchResult,
+    pub root: StudyResult,
     /// Every legal first move searched on its own, with its own tree.
     pub first_moves: Vec<FirstMove>,
     /// The root search's tree, move by move, when asked for.
@@ -401,9 +408,9 @@ pub fn solve(
         let mut child = board.clone();
         child.play_unchecked(mv);
         let mut result = if budget == 0 {
-            SearchResult {
+            StudyResult {
                 value: 0,
-                verdict: Verdict::Draw,
+                verdict: StudyVerdict::Draw,
                 line: Vec::new(),
                 positions: 0,
                 nodes: 0,
@@ -450,9 +457,9 @@ mod tests {
 
     #[test]
     fn verdict_thresholds() {
-        assert_eq!(Verdict::of(WIN), Verdict::WhiteWins);
-        assert_eq!(Verdict::of(WIN - 1), Verdict::Draw);
-        assert_eq!(Verdict::of(-WIN), Verdict::BlackWins);
+        assert_eq!(StudyVerdict::of(WIN), StudyVerdict::WhiteWins);
+        assert_eq!(StudyVerdict::of(WIN - 1), StudyVerdict::Draw);
+        assert_eq!(StudyVerdict::of(-WIN), StudyVerdict::BlackWins);
     }
 
     #[test]
@@ -479,13 +486,13 @@ mod tests {
         );
         let text = line_to_numbered_san(&board, &study.root.line);
         assert!(text.starts_with("1. Kg7"), "{text}");
-        assert_eq!(study.root.verdict, Verdict::Draw, "{text}");
+        assert_eq!(study.root.verdict, StudyVerdict::Draw, "{text}");
         let kg7 = study
             .first_moves
             .iter()
             .find(|f| f.mv.to_string() == "h8g7")
             .unwrap();
-        assert_eq!(kg7.result.verdict, Verdict::Draw);
+        assert_eq!(kg7.result.verdict, StudyVerdict::Draw);
         assert!(
             kg7.result.positions <= 54,
             "{} positions",
@@ -496,7 +503,7 @@ mod tests {
             .iter()
             .filter(|f| f.mv.to_string() != "h8g7")
         {
-            assert_eq!(f.result.verdict, Verdict::BlackWins, "{}", f.mv);
+            assert_eq!(f.result.verdict, StudyVerdict::BlackWins, "{}", f.mv);
         }
     }
 }

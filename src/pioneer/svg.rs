@@ -20,7 +20,7 @@ const LEGEND: i32 = 86;
 
 /// The role of a drawn trajectory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
+pub enum ArrowRole {
     /// An attack trajectory (the zone's main one).
     Attack,
     /// A support trajectory.
@@ -32,15 +32,15 @@ pub enum Role {
 }
 
 /// The stroke colour and dash pattern of a trajectory of `side` in `role`.
-pub fn style(side: Color, role: Role) -> (&'static str, &'static str) {
+pub fn style(side: Color, role: ArrowRole) -> (&'static str, &'static str) {
     match (side, role) {
-        (_, Role::Fork) => ("#7d3c98", ""),
-        (Color::White, Role::Attack) => ("#1f4e9c", ""),
-        (Color::White, Role::Support) => ("#16a085", "2,5"),
-        (Color::White, Role::Counter) => ("#5dade2", "9,6"),
-        (Color::Black, Role::Attack) => ("#b03a2e", ""),
-        (Color::Black, Role::Support) => ("#e67e22", "2,5"),
-        (Color::Black, Role::Counter) => ("#f1948a", "9,6"),
+        (_, ArrowRole::Fork) => ("#7d3c98", ""),
+        (Color::White, ArrowRole::Attack) => ("#1f4e9c", ""),
+        (Color::White, ArrowRole::Support) => ("#16a085", "2,5"),
+        (Color::White, ArrowRole::Counter) => ("#5dade2", "9,6"),
+        (Color::Black, ArrowRole::Attack) => ("#b03a2e", ""),
+        (Color::Black, ArrowRole::Support) => ("#e67e22", "2,5"),
+        (Color::Black, ArrowRole::Counter) => ("#f1948a", "9,6"),
     }
 }
 
@@ -68,7 +68,7 @@ fn glyph(piece: Piece, color: Color) -> char {
 struct Arrow {
     squares: Vec<Square>,
     side: Color,
-    role: Role,
+    role: ArrowRole,
 }
 
 fn arrow_svg(out: &mut String, arrow: &Arrow, offset: i32) {
@@ -76,7 +76,7 @@ fn arrow_svg(out: &mut String, arrow: &Arrow, offset: i32) {
         return;
     }
     let (colour, dash) = style(arrow.side, arrow.role);
-    let width = if arrow.role == Role::Fork { 9 } else { 4 };
+    let width = if arrow.role == ArrowRole::Fork { 9 } else { 4 };
     let points: Vec<String> = arrow
         .squares
         .iter()
@@ -108,20 +108,20 @@ pub fn draw(board: &Board, analysis: &Analysis, side: Option<Color>) -> String {
         arrows.push(Arrow {
             squares: zone.attack.route.squares.clone(),
             side: zone.side(),
-            role: Role::Attack,
+            role: ArrowRole::Attack,
         });
         for c in zone.timely_counters() {
             arrows.push(Arrow {
                 squares: c.route.squares.clone(),
                 side: !zone.side(),
-                role: Role::Counter,
+                role: ArrowRole::Counter,
             });
         }
         for s in &zone.supports {
             arrows.push(Arrow {
                 squares: s.route.squares.clone(),
                 side: zone.side(),
-                role: Role::Support,
+                role: ArrowRole::Support,
             });
         }
     }
@@ -133,7 +133,7 @@ pub fn draw(board: &Board, analysis: &Analysis, side: Option<Color>) -> String {
             arrows.push(Arrow {
                 squares,
                 side: color,
-                role: Role::Fork,
+                role: ArrowRole::Fork,
             });
         }
     }
@@ -148,7 +148,12 @@ pub fn draw(board: &Board, analysis: &Analysis, side: Option<Color>) -> String {
     out.push_str("<defs>\n");
     let mut colours: Vec<&str> = Vec::new();
     for s in [Color::White, Color::Black] {
-        for r in [Role::Attack, Role::Support, Role::Counter, Role::Fork] {
+        for r in [
+            ArrowRole::Attack,
+            ArrowRole::Support,
+            ArrowRole::Counter,
+            ArrowRole::Fork,
+        ] {
             let c = style(s, r).0;
             if !colours.contains(&c) {
                 colours.push(c);
@@ -213,13 +218,13 @@ pub fn draw(board: &Board, analysis: &Analysis, side: Option<Color>) -> String {
         arrow_svg(&mut out, arrow, (i as i32 % 5 - 2) * 3);
     }
     let legend = [
-        (Color::White, Role::Attack, "White attack"),
-        (Color::White, Role::Support, "White support"),
-        (Color::White, Role::Counter, "White counter"),
-        (Color::Black, Role::Attack, "Black attack"),
-        (Color::Black, Role::Support, "Black support"),
-        (Color::Black, Role::Counter, "Black counter"),
-        (Color::White, Role::Fork, "fork: one piece, two zones"),
+        (Color::White, ArrowRole::Attack, "White attack"),
+        (Color::White, ArrowRole::Support, "White support"),
+        (Color::White, ArrowRole::Counter, "White counter"),
+        (Color::Black, ArrowRole::Attack, "Black attack"),
+        (Color::Black, ArrowRole::Support, "Black support"),
+        (Color::Black, ArrowRole::Counter, "Black counter"),
+        (Color::White, ArrowRole::Fork, "fork: one piece, two zones"),
     ];
     for (i, (s, r, name)) in legend.iter().enumerate() {
         let (colour, dash) = style(*s, *r);

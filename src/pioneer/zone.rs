@@ -22,7 +22,7 @@ use crate::rules::{BitBoard, Board, Color};
 
 /// The static verdict on a zone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum ZoneVerdict {
     /// No counter-trajectory arrives in time: the goal is reached.
     Wins,
     /// Counters arrive in time, but every one of them is answered in time by a support.
@@ -46,7 +46,7 @@ pub struct Zone {
     /// The attacker's support trajectories.
     pub supports: Vec<Support>,
     /// The static verdict.
-    pub verdict: Verdict,
+    pub verdict: ZoneVerdict,
     /// Squares of the pieces taking part: the root piece, the target, the counter pieces in time
     /// and the supporting pieces.
     pub pieces: BitBoard,
@@ -61,7 +61,7 @@ impl Zone {
         if let Goal::Capture { target, .. } = attack.goal {
             pieces |= target.bitboard();
         }
-        let mut verdict = Verdict::Wins;
+        let mut verdict = ZoneVerdict::Wins;
         for (i, c) in counters.iter().enumerate() {
             if !c.in_time() {
                 continue;
@@ -80,8 +80,8 @@ impl Zone {
                     }
             });
             verdict = match (verdict, answered) {
-                (Verdict::Defended, _) | (_, false) => Verdict::Defended,
-                _ => Verdict::Contested,
+                (ZoneVerdict::Defended, _) | (_, false) => ZoneVerdict::Defended,
+                _ => ZoneVerdict::Contested,
             };
         }
         for s in &supports {
@@ -90,7 +90,7 @@ impl Zone {
             }
         }
         if !attack.live() {
-            verdict = Verdict::Postponed;
+            verdict = ZoneVerdict::Postponed;
             for (_, by) in attack.controlled_stops() {
                 pieces |= by.bitboard();
             }
@@ -208,7 +208,7 @@ pub enum Compensation {
 
 /// What a winning zone finally yields.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum ZoneOutcome {
     /// The material is won: every independent zone of the opponent is held even with a tempo
     /// more.
     Gains,
@@ -262,18 +262,18 @@ impl Analysis {
 
     /// Does zone `index` win material once the opponent's independent zones are examined with
     /// a one-tempo shift in the opponent's favour?
-    pub fn outcome(&self, board: &Board, index: usize) -> Outcome {
+    pub fn outcome(&self, board: &Board, index: usize) -> ZoneOutcome {
         let zone = &self.zones[index];
-        if zone.verdict != Verdict::Wins {
-            return Outcome::NoGain;
+        if zone.verdict != ZoneVerdict::Wins {
+            return ZoneOutcome::NoGain;
         }
         for (j, other) in self.zones_of(!zone.side()) {
             if !self.independent(index, j) {
                 continue;
             }
             let shifted = Zone::form(board, other.attack.clone(), true);
-            if shifted.verdict == Verdict::Wins && shifted.attack.gain >= zone.attack.gain {
-                return Outcome::Compensated(Compensation::Zone(j));
+            if shifted.verdict == ZoneVerdict::Wins && shifted.attack.gain >= zone.attack.gain {
+                return ZoneOutcome::Compensated(Compensation::Zone(j));
             }
         }
         // An attack refuted only because its target had time to run may come in time with the
@@ -294,11 +294,11 @@ impl Analysis {
             }
             let mut live = a.clone();
             live.rejections.clear();
-            if Zone::form(board, live, true).verdict == Verdict::Wins {
-                return Outcome::Compensated(Compensation::Rejected(k));
+            if Zone::form(board, live, true).verdict == ZoneVerdict::Wins {
+                return ZoneOutcome::Compensated(Compensation::Rejected(k));
             }
         }
-        Outcome::Gains
+        ZoneOutcome::Gains
     }
 }
 
@@ -322,12 +322,12 @@ mod tests {
         let board = parse_fen(DIAGRAM_51, false).unwrap();
         let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let (i, zone) = find(&analysis, "R e1–a1×a7");
-        assert_eq!(zone.verdict, Verdict::Wins);
+        assert_eq!(zone.verdict, ZoneVerdict::Wins);
         assert!(zone
             .supports
             .iter()
             .any(|s| s.kind == SupportKind::Clear { square: Square::B1 }));
-        assert_eq!(analysis.outcome(&board, i), Outcome::Gains);
+        assert_eq!(analysis.outcome(&board, i), ZoneOutcome::Gains);
     }
 
     #[test]
@@ -335,11 +335,11 @@ mod tests {
         let board = parse_fen(DIAGRAM_52, false).unwrap();
         let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let (i, zone) = find(&analysis, "B h6–g5×f6");
-        assert_eq!(zone.verdict, Verdict::Defended);
+        assert_eq!(zone.verdict, ZoneVerdict::Defended);
         assert!(zone
             .timely_counters()
             .any(|c| c.piece == Piece::King && c.route.end() == Square::G7));
-        assert_eq!(analysis.outcome(&board, i), Outcome::NoGain);
+        assert_eq!(analysis.outcome(&board, i), ZoneOutcome::NoGain);
     }
 
     #[test]
@@ -347,9 +347,9 @@ mod tests {
         let board = parse_fen(RETI, false).unwrap();
         let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let (_, h) = find(&analysis, "P h5–h4–h3–h2–h1=Q");
-        assert_eq!(h.verdict, Verdict::Wins);
+        assert_eq!(h.verdict, ZoneVerdict::Wins);
         let (_, c) = find(&analysis, "P c6–c7–c8=Q");
-        assert_eq!(c.verdict, Verdict::Defended);
+        assert_eq!(c.verdict, ZoneVerdict::Defended);
         // The c-pawn's zone holds both kings (the white one escorting, the black one
         // countering) and the c-pawn; the h-pawn's zone holds only the h-pawn: independent.
         assert!(c.pieces.has(Square::H8) || c.supports.iter().any(|s| s.piece == Piece::King));
@@ -364,7 +364,7 @@ mod tests {
         let board = parse_fen("7r/p5k1/8/8/8/7B/8/R5K1 w - - 0 1", false).unwrap();
         let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let (i, zone) = find(&analysis, "R a1×a7");
-        assert_eq!(zone.verdict, Verdict::Wins);
+        assert_eq!(zone.verdict, ZoneVerdict::Wins);
         let k = analysis
             .rejected
             .iter()
@@ -372,13 +372,13 @@ mod tests {
             .expect("the rook's attack is refuted by the knight's escape");
         assert_eq!(
             analysis.outcome(&board, i),
-            Outcome::Compensated(Compensation::Rejected(k))
+            ZoneOutcome::Compensated(Compensation::Rejected(k))
         );
         // Without the bishop White simply wins the pawn.
         let board = parse_fen("7r/p5k1/8/8/8/8/8/R5K1 w - - 0 1", false).unwrap();
         let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let (i, _) = find(&analysis, "R a1×a7");
-        assert_eq!(analysis.outcome(&board, i), Outcome::Gains);
+        assert_eq!(analysis.outcome(&board, i), ZoneOutcome::Gains);
     }
 
     #[test]
