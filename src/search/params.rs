@@ -38,8 +38,14 @@ pub const RFP_MAX_DEPTH: i32 = 8;
 
 /// Null-move pruning from this depth on.
 pub const NMP_MIN_DEPTH: i32 = 3;
-/// Base reduction of the null-move search.
+/// Null-move reduction: BASE + depth / DEPTH_DIVISOR + min((eval − beta) / EVAL_DIVISOR, EVAL_MAX).
 pub const NMP_BASE_REDUCTION: i32 = 3;
+/// See `NMP_BASE_REDUCTION`.
+pub const NMP_DEPTH_DIVISOR: i32 = 4;
+/// See `NMP_BASE_REDUCTION`.
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+/// See `NMP_BASE_REDUCTION`.
+pub const NMP_EVAL_MAX: i32 = 3;
 /// From this depth on, a null-move cut-off is verified by a reduced search without null moves
 /// (the guard against zugzwang).
 pub const NMP_VERIFY_DEPTH: i32 = 10;
@@ -53,8 +59,11 @@ pub const LMR_DIVISOR: f64 = 2.25;
 /// History score that is worth one ply less (or more) reduction.
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 
-/// Late-move pruning: quiet moves after `3 + depth²` (halved when not improving) are skipped.
+/// Late-move pruning: quiet moves after `LMP_BASE + depth²` (halved when not improving) are
+/// skipped, up to this depth.
 pub const LMP_MAX_DEPTH: i32 = 8;
+/// See `LMP_MAX_DEPTH`.
+pub const LMP_BASE: i32 = 3;
 
 /// Futility pruning of quiet moves: skipped when eval + BASE + PER_DEPTH · depth ≤ alpha.
 pub const FUTILITY_BASE: i32 = 90;
@@ -89,3 +98,9 @@ pub const SE_MIN_DEPTH: i32 = 8;
 /// The other moves must stay this much per ply of depth below the TT score for the TT move to
 /// count as singular.
 pub const SE_MARGIN: i32 = 2;
+/// The TT entry must come from a search at most this much shallower than the node's.
+pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+
+/// Checks (and singular moves) are extended only within this many times the iteration depth
+/// from the root, so that perpetual checks cannot extend a line without end.
+pub const CHECK_EXTENSION_PLY_FACTOR: usize = 2;

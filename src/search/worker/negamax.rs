@@ -1,0 +1,298 @@
+//! The alpha-beta search proper (seeds 001–003), as numbered steps; the pruning, extension and
+//! reduction decisions it takes are in `pruning.rs`, each a function named for what it decides.
+//!
+//! Design note: pruning is never applied at PV nodes, so the main line stays full-width where
+//! the seed wants repetitions detected; a check is never pruned and always extended.
+
+use super::pruning::{refined_eval, Singular};
+use super::{Shared, Worker};
+use crate::bound::Bound;
+use crate::eval::evaluate;
+use crate::rules::{is_capture, Board, Move, Piece};
+use crate::search::guide::PlanMoves;
+use crate::search::movepick::{capture_key, MovePicker, OrderContext};
+use crate::search::params::{CHECK_EXTENSION_PLY_FACTOR, GUIDE_PLIES, IIR_MIN_DEPTH};
+use crate::search::tt::MATE_BOUND;
+use crate::search::{INFINITY, MATE, MAX_PLY};
+
+impl Worker {
+    /// The alpha-beta search of `board` at `depth` within (alpha, beta). Returns a score from
+    /// the side to move's view.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn negamax(
+        &mut self,
+        board: &Board,
+        shared: &Shared,
+        mut alpha: i32,
+        beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        let excluded = self.frames[ply].excluded;
+        self.pv[ply].clear();
+
+        // Step 1. Quiescence at the horizon.
+        let in_check = !board.checkers().is_empty();
+        if depth <= 0 && !in_check {
+            return self.quiescence(board, shared, alpha, beta, ply, true);
+        }
+        depth = depth.max(1);
+
+        // Step 2. Stop conditions and draws.
+        self.nodes += 1;
+        if self.should_stop(shared) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { evaluate(board) };
+        }
+        if self.is_draw(board, ply, in_check) {
+            return self.draw_score(ply);
+        }
+
+        // Step 3. Mate distance pruning: no line can beat a mate already found nearer the root.
+        let alpha_md = alpha.max(-MATE + ply as i32);
+        let beta_md = beta.min(MATE - ply as i32 - 1);
+        if alpha_md >= beta_md {
+            return alpha_md;
+        }
+
+        // Step 4. Transposition table.
+        let key = board.hash();
+        let tt_hit = shared.tt.probe(key, ply);
+        let tt_move = tt_hit.and_then(|h| h.mv);
+        if let Some(hit) = tt_hit.filter(|_| excluded.is_none()) {
+            if !pv_node && hit.depth >= depth && hit.bound.settles(hit.score, alpha, beta) {
+                return hit.score;
+            }
+        }
+
+        // Step 5. Static evaluation, corrected by what searches of similar positions found;
+        // "improving" if better than two plies ago; a TT bound on the right side refines it.
+        let (raw_eval, static_eval) = self.static_eval(board, in_check, tt_hit);
+        self.frames[ply].eval = static_eval;
+        let improving = match (
+            static_eval,
+            ply.checked_sub(2).and_then(|p| self.frames[p].eval),
+        ) {
+            (Some(now), Some(before)) => now > before,
+            _ => false,
+        };
+        let eval = refined_eval(static_eval, tt_hit);
+
+        if !pv_node && !in_check && excluded.is_none() {
+            // Step 6. Reverse futility pruning: far above beta with little depth left.
+            if Self::reverse_futility(eval, beta, depth, improving) {
+                return eval;
+            }
+
+            // Step 7. Null-move pruning, guarded against zugzwang.
+            if let Some(score) = self.null_move(board, shared, eval, beta, depth, ply, cut_node) {
+                return score;
+            }
+        }
+
+        // Step 8. Internal iterative reduction: without a TT move the ordering is poor, so
+        // search shallower and let the next iteration come back with a move.
+        if depth >= IIR_MIN_DEPTH && tt_move.is_none() && excluded.is_none() {
+            depth -= 1;
+        }
+
+        // Step 9. The move loop.
+        let prev = self.previous_moves(ply);
+        let ctx = OrderContext {
+            tt_move,
+            killers: self.history.killers(ply),
+            counter: self.history.counter(prev[0]),
+            last_to: prev[0].map(|p| p.to),
+            prev,
+            plan: if ply < GUIDE_PLIES {
+                self.guide.plan(board.side_to_move())
+            } else {
+                PlanMoves::EMPTY
+            },
+        };
+        let mut picker = MovePicker::new(ctx, std::mem::take(&mut self.move_buffers[ply]));
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut moves_searched = 0;
+        let mut quiets_tried: Vec<(Move, Piece)> = Vec::new();
+        let mut captures_tried = Vec::new();
+        let original_alpha = alpha;
+        let us = board.side_to_move();
+
+        while let Some(scored) = picker.next(board, &self.history) {
+            let mv = scored.mv;
+            if Some(mv) == excluded {
+                continue;
+            }
+            let capture = is_capture(board, mv);
+            let quiet = !capture && mv.promotion.is_none();
+            let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
+
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            let gives_check = !child.checkers().is_empty();
+
+            // Step 10. Move-level pruning, only once a move has been found not to lose by mate,
+            // and never of a check (a quiet check is how most mating attacks begin).
+            if !pv_node
+                && !in_check
+                && !gives_check
+                && best_score > -MATE_BOUND
+                && moves_searched > 0
+                && Self::prune_move(
+                    board,
+                    scored,
+                    quiet,
+                    depth,
+                    improving,
+                    eval,
+                    alpha,
+                    moves_searched,
+                )
+            {
+                continue;
+            }
+
+            // Step 11. Singular extension: if every other move falls well short of the TT
+            // move's score, the TT move is forced and gets a ply more. If even the others
+            // reach beta, the node is cut ("multi-cut").
+            let singular =
+                match self.singular(board, shared, mv, tt_hit, beta, depth, ply, cut_node) {
+                    Singular::Extend => true,
+                    Singular::No => false,
+                    Singular::Cut(score) => return score,
+                    Singular::Stopped => return 0,
+                };
+
+            shared.tt.prefetch(child.hash());
+            self.push(&child, board, mv, ply);
+
+            // Step 12. Check extension (seed 001): a check does not use up depth.
+            let extension = i32::from(
+                (gives_check || singular)
+                    && ply < CHECK_EXTENSION_PLY_FACTOR * self.root_depth as usize,
+            );
+            let new_depth = depth - 1 + extension;
+
+            // Step 13. NegaScout with late-move reductions.
+            let score = if moves_searched == 0 {
+                -self.negamax(&child, shared, -beta, -alpha, new_depth, ply + 1, false)
+            } else {
+                let reduction = self.reduction(
+                    &ctx,
+                    scored,
+                    quiet,
+                    gives_check,
+                    depth,
+                    new_depth,
+                    moves_searched,
+                    pv_node,
+                    cut_node,
+                    improving,
+                );
+                let mut s = -self.negamax(
+                    &child,
+                    shared,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - reduction,
+                    ply + 1,
+                    true,
+                );
+                if s > alpha && reduction > 0 {
+                    s = -self.negamax(
+                        &child,
+                        shared,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        !cut_node,
+                    );
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(&child, shared, -beta, -alpha, new_depth, ply + 1, false);
+                }
+                s
+            };
+            self.keys.pop();
+            moves_searched += 1;
+            if self.stopped {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(mv);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
+                    if score >= beta {
+                        // Step 14. A cut-off: teach the ordering.
+                        if quiet {
+                            self.history.add_killer(ply, mv);
+                            self.history.set_counter(prev[0], mv);
+                            self.history
+                                .update_quiets(us, (mv, piece), &quiets_tried, prev, depth);
+                        }
+                        let best_capture = capture_key(board, mv);
+                        self.history
+                            .update_captures(best_capture, &captures_tried, depth);
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push((mv, piece));
+            } else if let Some(capture) = capture_key(board, mv) {
+                captures_tried.push(capture);
+            }
+        }
+
+        self.move_buffers[ply] = picker.into_buffer();
+
+        // Step 15. No legal move: mate ("INFINITY − ply") or stalemate.
+        // Pruning skips moves only after one has been searched, so none searched means none exist.
+        if moves_searched == 0 {
+            if excluded.is_some() {
+                return alpha;
+            }
+            return if in_check {
+                -MATE + ply as i32
+            } else {
+                self.draw_score(ply)
+            };
+        }
+
+        // Step 16. Store the result (not for a search with a move left out).
+        if excluded.is_some() {
+            return best_score;
+        }
+        let bound = Bound::of(best_score, original_alpha, beta);
+        shared.tt.store(
+            key,
+            ply,
+            best_move,
+            best_score,
+            raw_eval.unwrap_or(0),
+            depth,
+            bound,
+        );
+
+        // Step 17. Teach the correction history what the search found.
+        if let (Some(raw), Some(corrected)) = (raw_eval, static_eval) {
+            self.teach_correction(board, best_move, best_score, bound, depth, raw, corrected);
+        }
+        best_score
+    }
+}

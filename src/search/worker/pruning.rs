@@ -1,0 +1,263 @@
+//! The decisions `negamax` takes at a node and for each move: reverse futility, the null move,
+//! move-level pruning (late moves, futility, the exchange model), singular extension,
+//! late-move reductions, draws, and what the correction history learns from the result.
+//!
+//! Design note: each decision is a function named for what it decides, with its margins in
+//! `params.rs`, so that a step of `negamax` reads as one line and a tuning change touches one
+//! place. None of them changes what the search does; they are the steps, taken out.
+
+use super::{Shared, Worker};
+use crate::bound::Bound;
+use crate::eval::insufficient_material;
+use crate::rules::see::see;
+use crate::rules::{has_non_pawn_material, is_capture, legal_moves, repetition_key, Board, Move};
+use crate::search::movepick::{MovePicker, OrderContext, ScoredMove};
+use crate::search::params::*;
+use crate::search::tt::TtHit;
+use crate::search::{is_mate_score, INFINITY, MAX_PLY};
+
+/// What the singular-extension test found for the TT move.
+pub(super) enum Singular {
+    /// The TT move is forced: extend it.
+    Extend,
+    /// Not tested, or another move comes close.
+    No,
+    /// Even without the TT move the node reaches beta ("multi-cut"): return this.
+    Cut(i32),
+    /// The search was stopped during the test.
+    Stopped,
+}
+
+/// The static evaluation refined by a TT score that bounds the true value on the right side
+/// (−INFINITY in check, where there is none).
+pub(super) fn refined_eval(static_eval: Option<i32>, tt_hit: Option<TtHit>) -> i32 {
+    match (static_eval, tt_hit) {
+        (Some(e), Some(h)) if !is_mate_score(h.score) => match h.bound {
+            Bound::Lower if h.score > e => h.score,
+            Bound::Upper if h.score < e => h.score,
+            Bound::Exact => h.score,
+            _ => e,
+        },
+        (Some(e), _) => e,
+        (None, _) => -INFINITY,
+    }
+}
+
+impl Worker {
+    /// Is the node a draw by repetition (seed 002), insufficient material or the 50-move rule
+    /// (unless the side to move is mated on the hundredth half-move)?
+    pub(super) fn is_draw(&self, board: &Board, ply: usize, in_check: bool) -> bool {
+        if self.is_repetition(board, ply) || insufficient_material(board) {
+            return true;
+        }
+        board.halfmove_clock() >= 100 && (!in_check || !legal_moves(board).is_empty())
+    }
+
+    /// Reverse futility: the evaluation beats beta by a margin per ply of depth left.
+    pub(super) fn reverse_futility(eval: i32, beta: i32, depth: i32, improving: bool) -> bool {
+        depth <= RFP_MAX_DEPTH
+            && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            && !is_mate_score(beta)
+    }
+
+    /// Null-move pruning: let the opponent move twice; if a reduced search still reaches beta,
+    /// so would a real move. Guarded against zugzwang: never without pieces, never twice in a
+    /// row, and verified by a search without null moves at high depth. Returns the score to
+    /// cut with (0 when the search was stopped), or `None` to search the moves.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn null_move(
+        &mut self,
+        board: &Board,
+        shared: &Shared,
+        eval: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let after_null = ply > 0 && self.frames[ply - 1].null;
+        if depth < NMP_MIN_DEPTH
+            || eval < beta
+            || after_null
+            || self.null_forbidden_ply == Some(ply)
+            || !has_non_pawn_material(board, board.side_to_move())
+            || is_mate_score(beta)
+        {
+            return None;
+        }
+        let mut child = board.null_move()?;
+        // A null move is irreversible for repetition purposes.
+        child.set_halfmove_clock(0);
+        let r = NMP_BASE_REDUCTION
+            + depth / NMP_DEPTH_DIVISOR
+            + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+        self.keys.push(repetition_key(&child));
+        self.frames[ply].moved = None;
+        self.frames[ply].null = true;
+        let score = -self.negamax(
+            &child,
+            shared,
+            -beta,
+            -beta + 1,
+            depth - r,
+            ply + 1,
+            !cut_node,
+        );
+        self.frames[ply].null = false;
+        self.keys.pop();
+        if self.stopped {
+            return Some(0);
+        }
+        if score < beta {
+            return None;
+        }
+        let score = if is_mate_score(score) { beta } else { score };
+        if depth < NMP_VERIFY_DEPTH {
+            return Some(score);
+        }
+        let saved = self.null_forbidden_ply.replace(ply);
+        let verified = self.negamax(board, shared, beta - 1, beta, depth - r, ply, false);
+        self.null_forbidden_ply = saved;
+        (verified >= beta).then_some(score)
+    }
+
+    /// Move-level pruning away from the principal variation: a quiet move late in the list,
+    /// one that cannot lift the evaluation to alpha, or one the exchange model says loses
+    /// too much; a capture the exchange model says loses too much.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn prune_move(
+        board: &Board,
+        scored: ScoredMove,
+        quiet: bool,
+        depth: i32,
+        improving: bool,
+        eval: i32,
+        alpha: i32,
+        moves_searched: usize,
+    ) -> bool {
+        let mv = scored.mv;
+        if quiet {
+            let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
+            (depth <= LMP_MAX_DEPTH && moves_searched as i32 >= lmp_limit)
+                || (depth <= FUTILITY_MAX_DEPTH
+                    && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha)
+                || (depth <= SEE_MAX_DEPTH && see(board, mv) < SEE_QUIET_MARGIN * depth)
+        } else {
+            depth <= SEE_MAX_DEPTH
+                && MovePicker::is_bad_capture(scored.score)
+                && see(board, mv) < SEE_CAPTURE_MARGIN * depth
+        }
+    }
+
+    /// Singular extension: searches the node without `mv` (the TT move) to a reduced depth
+    /// against a bar a little below the TT score.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn singular(
+        &mut self,
+        board: &Board,
+        shared: &Shared,
+        mv: Move,
+        tt_hit: Option<TtHit>,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Singular {
+        let Some(hit) = tt_hit.filter(|h| {
+            Some(mv) == h.mv
+                && ply > 0
+                && depth >= SE_MIN_DEPTH
+                && self.frames[ply].excluded.is_none()
+                && h.depth >= depth - SE_TT_DEPTH_MARGIN
+                && h.bound != Bound::Upper
+                && !is_mate_score(h.score)
+        }) else {
+            return Singular::No;
+        };
+        let singular_beta = hit.score - SE_MARGIN * depth;
+        self.frames[ply].excluded = Some(mv);
+        let score = self.negamax(
+            board,
+            shared,
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            ply,
+            cut_node,
+        );
+        self.frames[ply].excluded = None;
+        if self.stopped {
+            Singular::Stopped
+        } else if score < singular_beta {
+            Singular::Extend
+        } else if singular_beta >= beta {
+            Singular::Cut(singular_beta)
+        } else {
+            Singular::No
+        }
+    }
+
+    /// The late-move reduction of a move after the first: from the table by depth and move
+    /// number, more at expected cut nodes and away from the PV, less for checks, killers, the
+    /// counter-move and quiet moves with a good history; never below zero or into quiescence.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn reduction(
+        &self,
+        ctx: &OrderContext,
+        scored: ScoredMove,
+        quiet: bool,
+        gives_check: bool,
+        depth: i32,
+        new_depth: i32,
+        moves_searched: usize,
+        pv_node: bool,
+        cut_node: bool,
+        improving: bool,
+    ) -> i32 {
+        if depth < LMR_MIN_DEPTH
+            || moves_searched <= usize::from(pv_node)
+            || !(quiet || MovePicker::is_bad_capture(scored.score))
+        {
+            return 0;
+        }
+        let mv = scored.mv;
+        let mut reduction = self.lmr[depth.min(MAX_PLY as i32) as usize][moves_searched.min(63)];
+        reduction += i32::from(!pv_node) + i32::from(cut_node) - i32::from(improving);
+        reduction -= 2 * i32::from(gives_check);
+        if quiet {
+            reduction -= i32::from(
+                Some(mv) == ctx.killers[0] || Some(mv) == ctx.killers[1] || Some(mv) == ctx.counter,
+            );
+            reduction -= scored
+                .score
+                .clamp(-2 * LMR_HISTORY_DIVISOR, 2 * LMR_HISTORY_DIVISOR)
+                / LMR_HISTORY_DIVISOR;
+        }
+        reduction.min(new_depth - 1).max(0)
+    }
+
+    /// Teaches the correction history a node's result, when it is a quiet one that says more
+    /// than the static evaluation did (a bound on the wrong side of it says nothing).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn teach_correction(
+        &mut self,
+        board: &Board,
+        best_move: Option<Move>,
+        best_score: i32,
+        bound: Bound,
+        depth: i32,
+        raw_eval: i32,
+        corrected_eval: i32,
+    ) {
+        let quiet_best =
+            best_move.is_none_or(|mv| !is_capture(board, mv) && mv.promotion.is_none());
+        let informative = match bound {
+            Bound::Exact => true,
+            Bound::Lower => best_score > corrected_eval,
+            Bound::Upper => best_score < corrected_eval,
+        };
+        if quiet_best && informative && !is_mate_score(best_score) {
+            self.correction.update(board, depth, raw_eval, best_score);
+        }
+    }
+}
