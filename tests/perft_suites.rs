@@ -1,5 +1,8 @@
 //! Every perft count of the three shared suites, up to the depths that fit in CI's budget
 //! (the deep counts are checked by `tropa perft-suite --max-depth 6`, see README).
+//!
+//! Data: `../shared/data/perft/*.epd` (the shared data folder beside the repository; sources in
+//! `../shared/data/SOURCES.md`): a FEN, then `;D1 n ;D2 n …` counts per depth.
 
 use std::path::PathBuf;
 use tropa::rules::perft::{parse_suite_line, perft};

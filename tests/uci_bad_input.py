@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Bad input over UCI, driven by python-chess as a real client (issue 5).
+"""Bad input over UCI, driven by python-chess as a real client.
 
 Run by tests/uci_conformance.rs (`cargo test --release`) as
 
