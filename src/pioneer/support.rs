@@ -19,7 +19,7 @@ use super::counter::{Counter, CounterKind};
 use super::route::{piece_moves, Assessor, Finish, Route};
 use super::trajectory::{distance, Mover};
 use crate::rules::see::{attackers_to, see};
-use crate::rules::{BitBoard, Board, Move, Piece, Square};
+use crate::rules::{BitBoard, Board, Color, Move, Piece, Square};
 use cozy_chess::get_between_rays;
 
 /// Longest defending (escort) trajectory considered.
@@ -89,20 +89,31 @@ fn playable(board: &Board, from: Square, to: Square) -> bool {
     }
 }
 
-/// The supports of `attack` given its counters.
+/// The supports of `attack` given its counters: clearing moves first, then the answers to each
+/// counter in time (capturing it, blocking its line), then the defence of contested stops.
 pub fn supports(board: &Board, attack: &Attack, counters: &[Counter]) -> Vec<Support> {
-    let mut out = Vec::new();
+    let mut out = clearing_moves(board, attack);
+    let own = board.colors(attack.side) & !attack.route.start().bitboard();
+    for (index, counter) in counters.iter().enumerate().filter(|(_, c)| c.in_time()) {
+        out.extend(captures_of_counter(board, own, index, counter));
+        out.extend(blocks_of_counter(board, own, index, counter));
+    }
+    let wanted = stops_to_defend(attack, counters);
+    out.extend(defences_of_stops(board, attack, own, &wanted));
+    out
+}
+
+/// Clearing moves: each own piece standing on the route (and able to leave) steps off it.
+fn clearing_moves(board: &Board, attack: &Attack) -> Vec<Support> {
     let route = &attack.route;
-    let side = attack.side;
-    let root = route.start();
-    let used = route.used_squares() | root.bitboard();
-    // Clearing moves.
+    let used = route.used_squares() | route.start().bitboard();
+    let mut out = Vec::new();
     for o in route.obstacles.iter().filter(|o| o.removable()) {
-        let to = piece_moves(board, o.square, board.occupied()) & !used;
-        let to = to
-            .iter()
-            .filter(|&t| playable(board, o.square, t))
-            .fold(BitBoard::EMPTY, |a, t| a | t.bitboard());
+        let to = playable_targets(
+            board,
+            o.square,
+            piece_moves(board, o.square, board.occupied()) & !used,
+        );
         if let Some(r) = one_move(board, o.square, to, Finish::Arrive) {
             out.push(Support {
                 kind: SupportKind::Clear { square: o.square },
@@ -112,115 +123,135 @@ pub fn supports(board: &Board, attack: &Attack, counters: &[Counter]) -> Vec<Sup
             });
         }
     }
-    let own = board.colors(side) & !root.bitboard();
-    for (index, counter) in counters.iter().enumerate().filter(|(_, c)| c.in_time()) {
-        let x = counter.square();
-        // Capture the counter piece where it stands, if the exchange does not lose.
-        let takers = attackers_to(board, x, board.occupied()) & own;
-        for y in takers {
-            let mv = Move {
-                from: y,
-                to: x,
-                promotion: None,
-            };
-            if see(board, mv) >= 0 {
-                if let Some(r) = one_move(board, y, x.bitboard(), Finish::Capture) {
-                    out.push(Support {
-                        kind: SupportKind::CaptureCounter { counter: index },
-                        piece: board.piece_on(y).unwrap_or(Piece::Pawn),
-                        route: r,
-                        in_time: true,
-                    });
-                }
-            }
+    out
+}
+
+/// Captures of the counter piece where it stands, by `own` pieces, where the exchange does not
+/// lose.
+fn captures_of_counter(
+    board: &Board,
+    own: BitBoard,
+    index: usize,
+    counter: &Counter,
+) -> Vec<Support> {
+    let x = counter.square();
+    let takers = attackers_to(board, x, board.occupied()) & own;
+    let mut out = Vec::new();
+    for y in takers {
+        let mv = Move {
+            from: y,
+            to: x,
+            promotion: None,
+        };
+        if see(board, mv) < 0 {
+            continue;
         }
-        // Block a line of the counter in one move.
-        if counter.route.mover.slides() {
-            let mut line = BitBoard::EMPTY;
-            for w in counter.route.squares.windows(2) {
-                line |= get_between_rays(w[0], w[1]);
-            }
-            for y in own {
-                let to = piece_moves(board, y, board.occupied()) & line & !board.occupied();
-                let to = to
-                    .iter()
-                    .filter(|&t| playable(board, y, t))
-                    .fold(BitBoard::EMPTY, |a, t| a | t.bitboard());
-                if let Some(r) = one_move(board, y, to, Finish::Arrive) {
-                    out.push(Support {
-                        kind: SupportKind::BlockCounter { counter: index },
-                        piece: board.piece_on(y).unwrap_or(Piece::Pawn),
-                        route: r,
-                        in_time: true,
-                    });
-                }
-            }
+        if let Some(r) = one_move(board, y, x.bitboard(), Finish::Capture) {
+            out.push(Support {
+                kind: SupportKind::CaptureCounter { counter: index },
+                piece: board.piece_on(y).unwrap_or(Piece::Pawn),
+                route: r,
+                in_time: true,
+            });
         }
     }
-    // Defend the stops: against in-time control by more valuable pieces, and, for a pawn's
-    // promotion, every stop (escort), as soon as any counter, even a late one, exists.
-    let promotion = matches!(attack.goal, Goal::Promote { .. });
-    let n = route.squares.len() - 1;
-    let mut wanted: Vec<(u8, Square, Option<u8>)> = Vec::new();
+    out
+}
+
+/// One-move blocks of a sliding counter's line by `own` pieces.
+fn blocks_of_counter(
+    board: &Board,
+    own: BitBoard,
+    index: usize,
+    counter: &Counter,
+) -> Vec<Support> {
+    if !counter.route.mover.slides() {
+        return Vec::new();
+    }
+    let mut line = BitBoard::EMPTY;
+    for w in counter.route.squares.windows(2) {
+        line |= get_between_rays(w[0], w[1]);
+    }
+    let mut out = Vec::new();
+    for y in own {
+        let to = playable_targets(
+            board,
+            y,
+            piece_moves(board, y, board.occupied()) & line & !board.occupied(),
+        );
+        if let Some(r) = one_move(board, y, to, Finish::Arrive) {
+            out.push(Support {
+                kind: SupportKind::BlockCounter { counter: index },
+                piece: board.piece_on(y).unwrap_or(Piece::Pawn),
+                route: r,
+                in_time: true,
+            });
+        }
+    }
+    out
+}
+
+/// A stop of the route to defend: its index, the square, and the moves a defence has before
+/// the control it answers arrives (`None`: no deadline, so never "in time").
+type WantedStop = (u8, Square, Option<u8>);
+
+/// The stops worth defending: those a more valuable enemy piece controls in time, those
+/// controlled already (a postponed attack), and, for a pawn's promotion, every stop (an
+/// escort), as soon as any counter, even a late one, exists. Each square once, first reason
+/// first.
+fn stops_to_defend(attack: &Attack, counters: &[Counter]) -> Vec<WantedStop> {
+    let route = &attack.route;
+    let mut wanted: Vec<WantedStop> = Vec::new();
+    let want = |wanted: &mut Vec<WantedStop>, stop: WantedStop| {
+        if !wanted.iter().any(|w| w.1 == stop.1) {
+            wanted.push(stop);
+        }
+    };
     for c in counters {
         if let CounterKind::ControlStop { step, square } = c.kind {
-            if c.in_time() && !wanted.iter().any(|w| w.1 == square) {
-                wanted.push((step, square, Some(c.needs())));
+            if c.in_time() {
+                want(&mut wanted, (step, square, Some(c.needs())));
             }
         }
     }
-    // Stops controlled already (a postponed attack): defending them lifts the control.
     for (square, _) in attack.controlled_stops() {
         if let Some(i) = route.squares.iter().position(|&s| s == square) {
-            if !wanted.iter().any(|w| w.1 == square) {
-                wanted.push((i as u8, square, None));
-            }
+            want(&mut wanted, (i as u8, square, None));
         }
     }
-    if promotion && !counters.is_empty() {
-        for i in 1..=n {
-            let s = route.squares[i];
-            if !wanted.iter().any(|w| w.1 == s) {
-                wanted.push((i as u8, s, None));
-            }
+    if matches!(attack.goal, Goal::Promote { .. }) && !counters.is_empty() {
+        for i in 1..route.squares.len() {
+            want(&mut wanted, (i as u8, route.squares[i], None));
         }
     }
+    wanted
+}
+
+/// For every `own` piece (pawns excepted) and every wanted stop, the shortest passable route of
+/// at most `ESCORT_LEN` moves to a square from which it defends the stop.
+fn defences_of_stops(
+    board: &Board,
+    attack: &Attack,
+    own: BitBoard,
+    wanted: &[WantedStop],
+) -> Vec<Support> {
+    let side = attack.side;
+    let root = attack.route.start();
+    let mut out = Vec::new();
     for y in own {
-        let Some(piece) = board.piece_on(y) else {
+        let Some(piece) = board.piece_on(y).filter(|&p| p != Piece::Pawn) else {
             continue;
         };
-        if piece == Piece::Pawn {
-            continue;
-        }
         let mover = Mover::new(piece, side);
         let Some(assessor) = Assessor::new(board, y, mover, true) else {
             continue;
         };
-        for &(step, stop, deadline) in &wanted {
+        for &(step, stop, deadline) in wanted {
             let squares = attack_squares(mover, stop, board.occupied() & !root.bitboard());
             if squares.has(y) {
                 continue;
             }
-            let mut best: Option<Route> = None;
-            for s in squares & !board.occupied() {
-                if distance(mover, y, s).is_none_or(|d| d > ESCORT_LEN) {
-                    continue;
-                }
-                if piece == Piece::King
-                    && !(attackers_to(board, s, board.occupied()) & board.colors(!side)).is_empty()
-                {
-                    continue;
-                }
-                if let Some(r) = assessor.shortest(s, Finish::Arrive) {
-                    if r.passable()
-                        && r.forecast() <= ESCORT_LEN
-                        && best.as_ref().is_none_or(|b| r.forecast() < b.forecast())
-                    {
-                        best = Some(r);
-                    }
-                }
-            }
-            if let Some(r) = best {
+            if let Some(r) = shortest_escort(board, &assessor, y, piece, side, squares) {
                 let in_time = deadline.is_some_and(|d| r.forecast() <= d);
                 out.push(Support {
                     kind: SupportKind::DefendStop { step, square: stop },
@@ -232,6 +263,46 @@ pub fn supports(board: &Board, attack: &Attack, counters: &[Counter]) -> Vec<Sup
         }
     }
     out
+}
+
+/// The shortest passable route of at most `ESCORT_LEN` moves from `from` to an empty square of
+/// `squares` (a king never to an attacked one).
+fn shortest_escort(
+    board: &Board,
+    assessor: &Assessor,
+    from: Square,
+    piece: Piece,
+    side: Color,
+    squares: BitBoard,
+) -> Option<Route> {
+    let mover = Mover::new(piece, side);
+    let mut best: Option<Route> = None;
+    for s in squares & !board.occupied() {
+        if distance(mover, from, s).is_none_or(|d| d > ESCORT_LEN) {
+            continue;
+        }
+        if piece == Piece::King
+            && !(attackers_to(board, s, board.occupied()) & board.colors(!side)).is_empty()
+        {
+            continue;
+        }
+        if let Some(r) = assessor.shortest(s, Finish::Arrive) {
+            if r.passable()
+                && r.forecast() <= ESCORT_LEN
+                && best.as_ref().is_none_or(|b| r.forecast() < b.forecast())
+            {
+                best = Some(r);
+            }
+        }
+    }
+    best
+}
+
+/// The squares of `to` that the piece on `from` can actually move to (`playable`).
+fn playable_targets(board: &Board, from: Square, to: BitBoard) -> BitBoard {
+    to.iter()
+        .filter(|&t| playable(board, from, t))
+        .fold(BitBoard::EMPTY, |a, t| a | t.bitboard())
 }
 
 #[cfg(test)]

@@ -100,6 +100,34 @@ fn arrow_svg(out: &mut String, arrow: &Arrow, offset: i32) {
 
 /// The SVG picture of `board` with the trajectories of `analysis` (only `side`'s zones if given).
 pub fn draw(board: &Board, analysis: &Analysis, side: Option<Color>) -> String {
+    let arrows = arrows(board, analysis, side);
+    let size = 8 * CELL + 2 * MARGIN;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{size}\" height=\"{}\" viewBox=\"0 0 {size} {}\" font-family=\"DejaVu Sans, sans-serif\">",
+        size + LEGEND,
+        size + LEGEND
+    );
+    write_arrow_heads(&mut out);
+    let _ = writeln!(
+        out,
+        "<rect width=\"{size}\" height=\"{}\" fill=\"#ffffff\"/>",
+        size + LEGEND
+    );
+    write_board(&mut out);
+    write_pieces(&mut out, board);
+    for (i, arrow) in arrows.iter().enumerate() {
+        arrow_svg(&mut out, arrow, (i as i32 % 5 - 2) * 3);
+    }
+    write_legend(&mut out, size);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The trajectories to draw: each zone's attack, counters in time and supports, then the fork
+/// trajectories' common parts; only `side`'s when one is given.
+fn arrows(board: &Board, analysis: &Analysis, side: Option<Color>) -> Vec<Arrow> {
     let mut arrows = Vec::new();
     for zone in &analysis.zones {
         if side.is_some_and(|s| s != zone.side()) {
@@ -137,14 +165,11 @@ pub fn draw(board: &Board, analysis: &Analysis, side: Option<Color>) -> String {
             });
         }
     }
-    let size = 8 * CELL + 2 * MARGIN;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{size}\" height=\"{}\" viewBox=\"0 0 {size} {}\" font-family=\"DejaVu Sans, sans-serif\">",
-        size + LEGEND,
-        size + LEGEND
-    );
+    arrows
+}
+
+/// One arrow-head marker per stroke colour in use.
+fn write_arrow_heads(out: &mut String) {
     out.push_str("<defs>\n");
     let mut colours: Vec<&str> = Vec::new();
     for s in [Color::White, Color::Black] {
@@ -168,11 +193,10 @@ pub fn draw(board: &Board, analysis: &Analysis, side: Option<Color>) -> String {
         );
     }
     out.push_str("</defs>\n");
-    let _ = writeln!(
-        out,
-        "<rect width=\"{size}\" height=\"{}\" fill=\"#ffffff\"/>",
-        size + LEGEND
-    );
+}
+
+/// The squares with the files and ranks named along the edges.
+fn write_board(out: &mut String) {
     for square in Square::ALL {
         let (x, y) = centre(square);
         let light = (square.file() as i32 + square.rank() as i32) % 2 == 1;
@@ -202,6 +226,10 @@ pub fn draw(board: &Board, analysis: &Analysis, side: Option<Color>) -> String {
             *rank as u8 + 1
         );
     }
+}
+
+/// The pieces, as text glyphs.
+fn write_pieces(out: &mut String, board: &Board) {
     for square in board.occupied() {
         let (Some(piece), Some(color)) = (board.piece_on(square), board.color_on(square)) else {
             continue;
@@ -214,9 +242,10 @@ pub fn draw(board: &Board, analysis: &Analysis, side: Option<Color>) -> String {
             glyph(piece, color)
         );
     }
-    for (i, arrow) in arrows.iter().enumerate() {
-        arrow_svg(&mut out, arrow, (i as i32 % 5 - 2) * 3);
-    }
+}
+
+/// The legend under a board of `size` pixels: a sample stroke and a name per kind of arrow.
+fn write_legend(out: &mut String, size: i32) {
     let legend = [
         (Color::White, ArrowRole::Attack, "White attack"),
         (Color::White, ArrowRole::Support, "White support"),
@@ -243,8 +272,6 @@ pub fn draw(board: &Board, analysis: &Analysis, side: Option<Color>) -> String {
             y + 4
         );
     }
-    out.push_str("</svg>\n");
-    out
 }
 
 #[cfg(test)]
