@@ -67,7 +67,7 @@ pub fn run_with(
 ) -> u64 {
     let mut total_nodes = 0;
     let start = Instant::now();
-    let mut engine = Engine::new(hash_mb, threads.max(1));
+    let mut engine = Engine::new(hash_mb, threads);
     engine.options = options;
     for (i, fen) in POSITIONS.iter().enumerate() {
         engine.clear();
@@ -81,7 +81,7 @@ pub fn run_with(
         let best = result.best.map_or("none".to_string(), |m| {
             crate::rules::notation::move_to_san(game.board(), m)
         });
-        println!(
+        say!(
             "{:2}/{} {:>9} nodes {:>6} ms  best {:7} score {:>6}  {}",
             i + 1,
             POSITIONS.len(),
@@ -94,7 +94,7 @@ pub fn run_with(
         total_nodes += result.nodes;
     }
     let elapsed = start.elapsed().as_secs_f64().max(1e-9);
-    println!(
+    say!(
         "{} nodes {} nps",
         total_nodes,
         (total_nodes as f64 / elapsed) as u64

@@ -1,7 +1,25 @@
 //! The command line: `tropa` alone speaks UCI; subcommands run the tools.
+//!
+//! Every tool prints through `say!` (a closed pipe ends it quietly), validates its numbers with
+//! the parsers of `args` (clap refuses them before any work), reads moves in SAN or UCI, and
+//! checks the files it will write before it starts.
 
+/// Prints a line on standard output through `out::line`.
+macro_rules! say {
+    () => {
+        $crate::cli::out::line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::out::line(format_args!($($arg)*))
+    };
+}
+
+mod args;
 pub mod bench;
 pub mod book;
+pub mod ending;
+pub mod epd;
+pub mod out;
 mod pioneer;
 mod tools;
 
@@ -26,13 +44,13 @@ pub enum Command {
     /// Fixed-depth search over the bench positions; last line "N nodes M nps".
     Bench {
         /// Search depth.
-        #[arg(default_value_t = bench::DEFAULT_DEPTH)]
+        #[arg(default_value_t = bench::DEFAULT_DEPTH, value_parser = args::depth())]
         depth: i32,
         /// Transposition table size in MB.
-        #[arg(long, default_value_t = 16)]
+        #[arg(long, default_value_t = 16, value_parser = args::hash_mb())]
         hash: usize,
         /// Search threads (node counts are deterministic only with 1).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = args::threads())]
         threads: usize,
         /// Guide the search with PIONEER's zone moves (as the UCI option PioneerGuide).
         #[arg(long)]
@@ -41,6 +59,7 @@ pub enum Command {
     /// Count leaf nodes of the move tree, split by root move.
     Perft {
         /// Depth in plies.
+        #[arg(value_parser = args::plies())]
         depth: u32,
         /// Position (default: the start position).
         #[arg(long)]
@@ -55,13 +74,13 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Skip depths deeper than this.
-        #[arg(long, default_value_t = 4)]
+        #[arg(long, default_value_t = 4, value_parser = args::plies())]
         max_depth: u32,
         /// Skip expected counts larger than this.
-        #[arg(long)]
+        #[arg(long, value_parser = args::count::<u64>())]
         max_nodes: Option<u64>,
         /// Threads counting in parallel (one position count per thread at a time).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = args::threads())]
         threads: usize,
     },
     /// Print every evaluation term for both sides.
@@ -75,23 +94,23 @@ pub enum Command {
         /// Position (default: the start position).
         #[arg(long)]
         fen: Option<String>,
-        /// Moves (UCI notation) played from the position first.
+        /// Moves played from the position first, in SAN or UCI ("e4 e5 Nf3" or "e2e4 e7e5").
         #[arg(long, num_args = 1.., value_delimiter = ' ')]
         moves: Vec<String>,
         /// Search depth.
-        #[arg(long)]
+        #[arg(long, value_parser = args::depth())]
         depth: Option<i32>,
         /// Search time in seconds (default 5 when no depth is given).
-        #[arg(long)]
+        #[arg(long, value_parser = args::seconds)]
         time: Option<f64>,
         /// Number of lines.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = args::multipv())]
         multipv: usize,
         /// Search threads.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = args::threads())]
         threads: usize,
         /// Transposition table size in MB.
-        #[arg(long, default_value_t = 64)]
+        #[arg(long, default_value_t = 64, value_parser = args::hash_mb())]
         hash: usize,
     },
     /// PIONEER: the zones of play of a position explained as plans (seed 004).
@@ -115,13 +134,13 @@ pub enum Command {
         #[arg(long)]
         fen: Option<String>,
         /// Search horizon in plies (default: from the zones' timing).
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=40))]
         depth: Option<u32>,
         /// Also print the searched tree.
         #[arg(long)]
         tree: bool,
         /// Stop a tree at this many positions (its verdict is then not proven).
-        #[arg(long, default_value_t = crate::pioneer::study::MAX_POSITIONS)]
+        #[arg(long, default_value_t = crate::pioneer::study::MAX_POSITIONS, value_parser = args::count::<usize>())]
         max_positions: usize,
     },
     /// Opening books: build, show, import/export Polyglot, bench.
@@ -130,25 +149,49 @@ pub enum Command {
         #[command(subcommand)]
         command: book::BookCommand,
     },
+    /// Run a test suite of EPD records (bm, am, STS c0 points) and print the score.
+    Epd {
+        /// The suite.
+        file: PathBuf,
+        /// Seconds per position (the default, 1 s, when no limit is given).
+        #[arg(long, value_parser = args::seconds, conflicts_with_all = ["nodes", "depth"])]
+        movetime: Option<f64>,
+        /// Nodes per position.
+        #[arg(long, value_parser = args::count::<u64>(), conflicts_with = "depth")]
+        nodes: Option<u64>,
+        /// Depth per position.
+        #[arg(long, value_parser = args::depth())]
+        depth: Option<i32>,
+        /// Search threads.
+        #[arg(long, default_value_t = 1, value_parser = args::threads())]
+        threads: usize,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 64, value_parser = args::hash_mb())]
+        hash: usize,
+        /// List every miss with the move played and the moves wanted.
+        #[arg(long, short)]
+        verbose: bool,
+    },
     /// Fit the evaluation weights to labelled positions (Texel method).
     Tune {
         /// Positions, one "FEN;result;score" per line (plain or .xz).
         #[arg(long)]
         data: PathBuf,
         /// Passes over the data.
-        #[arg(long, default_value_t = 300)]
+        #[arg(long, default_value_t = 300, value_parser = args::count::<usize>())]
         epochs: usize,
         /// Adam step size in centipawns.
-        #[arg(long, default_value_t = 1.0)]
+        #[arg(long, default_value_t = 1.0, value_parser = args::positive)]
         learning_rate: f64,
         /// Weight of the game result in the target (the rest: the engine score).
-        #[arg(long, default_value_t = 0.5)]
+        #[arg(long, default_value_t = 0.5, value_parser = args::fraction)]
         result_weight: f64,
         /// Use at most this many positions (0 = all).
         #[arg(long, default_value_t = 0)]
         limit: usize,
-        /// Where to write the weights.
-        #[arg(short, long, default_value = "src/eval/weights.rs")]
+        /// Where to write the weights: in the source tree, `src/eval/weights.rs` (checked before
+        /// the fit starts).
+        #[arg(short, long)]
         output: PathBuf,
     },
 }
@@ -171,12 +214,7 @@ pub fn main() -> i32 {
                 pioneer_guide,
                 ..Default::default()
             };
-            bench::run_with(
-                depth.clamp(1, 64),
-                hash.max(1),
-                threads.clamp(1, 256),
-                options,
-            );
+            bench::run_with(depth, hash, threads, options);
             Ok(())
         }
         Some(Command::Perft {
@@ -221,6 +259,33 @@ pub fn main() -> i32 {
             max_positions,
         }) => pioneer::study(fen.as_deref(), depth, tree, max_positions),
         Some(Command::Book { command }) => book::run(command),
+        Some(Command::Epd {
+            file,
+            movetime,
+            nodes,
+            depth,
+            threads,
+            hash,
+            verbose,
+        }) => {
+            let movetime = match (movetime, nodes, depth) {
+                (None, None, None) => Some(1.0),
+                (t, _, _) => t,
+            };
+            let limits = crate::search::Limits {
+                movetime: movetime.map(|t| (t * 1000.0) as u64),
+                nodes,
+                depth,
+                ..Default::default()
+            };
+            let options = epd::EpdArgs {
+                limits,
+                threads,
+                hash,
+                verbose,
+            };
+            epd::run(&file, &options)
+        }
         Some(Command::Tune {
             data,
             epochs,
