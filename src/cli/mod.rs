@@ -14,12 +14,14 @@ macro_rules! say {
     };
 }
 
+mod annotate;
 mod args;
 pub mod bench;
 pub mod book;
 pub mod ending;
 pub mod epd;
 pub mod out;
+mod pgn_io;
 mod pioneer;
 mod tools;
 
@@ -149,6 +151,31 @@ pub enum Command {
         #[command(subcommand)]
         command: book::BookCommand,
     },
+    /// Annotate the games of a PGN file: evaluations as [%eval] comments, the better move as a
+    /// variation with ?!, ? or ?? where the played move loses winning chances, PIONEER's plan at
+    /// mistakes and blunders.
+    Annotate {
+        /// The games.
+        input: PathBuf,
+        /// Where to write the annotated games (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Seconds per position (the default, 1 s, when no limit is given).
+        #[arg(long, value_parser = args::seconds, conflicts_with_all = ["nodes", "depth"])]
+        movetime: Option<f64>,
+        /// Nodes per position.
+        #[arg(long, value_parser = args::count::<u64>(), conflicts_with = "depth")]
+        nodes: Option<u64>,
+        /// Depth per position.
+        #[arg(long, value_parser = args::depth())]
+        depth: Option<i32>,
+        /// Threads in all: games are annotated side by side, a game per thread.
+        #[arg(long, default_value_t = 1, value_parser = args::threads())]
+        threads: usize,
+        /// Transposition table size per game being annotated, in MB.
+        #[arg(long, default_value_t = 64, value_parser = args::hash_mb())]
+        hash: usize,
+    },
     /// Run a test suite of EPD records (bm, am, STS c0 points) and print the score.
     Epd {
         /// The suite.
@@ -194,6 +221,24 @@ pub enum Command {
         #[arg(short, long)]
         output: PathBuf,
     },
+}
+
+/// The limits of a search per position: one of seconds, nodes or depth; one second by default.
+fn search_limits(
+    movetime: Option<f64>,
+    nodes: Option<u64>,
+    depth: Option<i32>,
+) -> crate::search::Limits {
+    let movetime = match (movetime, nodes, depth) {
+        (None, None, None) => Some(1.0),
+        (t, _, _) => t,
+    };
+    crate::search::Limits {
+        movetime: movetime.map(|t| (t * 1000.0) as u64),
+        nodes,
+        depth,
+        ..Default::default()
+    }
 }
 
 /// Runs the command line; returns the process exit code.
@@ -259,6 +304,21 @@ pub fn main() -> i32 {
             max_positions,
         }) => pioneer::study(fen.as_deref(), depth, tree, max_positions),
         Some(Command::Book { command }) => book::run(command),
+        Some(Command::Annotate {
+            input,
+            output,
+            movetime,
+            nodes,
+            depth,
+            threads,
+            hash,
+        }) => annotate::run(&annotate::AnnotateArgs {
+            input,
+            output,
+            limits: search_limits(movetime, nodes, depth),
+            threads,
+            hash,
+        }),
         Some(Command::Epd {
             file,
             movetime,
@@ -268,18 +328,8 @@ pub fn main() -> i32 {
             hash,
             verbose,
         }) => {
-            let movetime = match (movetime, nodes, depth) {
-                (None, None, None) => Some(1.0),
-                (t, _, _) => t,
-            };
-            let limits = crate::search::Limits {
-                movetime: movetime.map(|t| (t * 1000.0) as u64),
-                nodes,
-                depth,
-                ..Default::default()
-            };
             let options = epd::EpdArgs {
-                limits,
+                limits: search_limits(movetime, nodes, depth),
                 threads,
                 hash,
                 verbose,
