@@ -23,6 +23,8 @@ pub mod epd;
 pub mod out;
 mod pgn_io;
 mod pioneer;
+mod play;
+mod play_view;
 mod tools;
 
 use clap::{Parser, Subcommand};
@@ -176,6 +178,28 @@ pub enum Command {
         #[arg(long, default_value_t = 64, value_parser = args::hash_mb())]
         hash: usize,
     },
+    /// Play a game against Tropa in the terminal (moves in SAN or UCI; type help).
+    Play {
+        /// Strength from 1 (depth 1) to 10 (no depth limit).
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10))]
+        level: u32,
+        /// Time control: minutes + increment seconds for each side, e.g. 5+3 (default: untimed,
+        /// Tropa takes a second a move).
+        #[arg(long, value_parser = play::parse_clock)]
+        clock: Option<(std::time::Duration, std::time::Duration)>,
+        /// Your colour.
+        #[arg(long, default_value = "white", value_parser = play::parse_color)]
+        color: crate::rules::Color,
+        /// Start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Where the game is saved as PGN (default: tropa-game-SECONDS.pgn here).
+        #[arg(long)]
+        save: Option<PathBuf>,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 64, value_parser = args::hash_mb())]
+        hash: usize,
+    },
     /// Run a test suite of EPD records (bm, am, STS c0 points) and print the score.
     Epd {
         /// The suite.
@@ -319,6 +343,29 @@ pub fn main() -> i32 {
             threads,
             hash,
         }),
+        Some(Command::Play {
+            level,
+            clock,
+            color,
+            fen,
+            save,
+            hash,
+        }) => {
+            let save = save.unwrap_or_else(|| {
+                let secs = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs());
+                PathBuf::from(format!("tropa-game-{secs}.pgn"))
+            });
+            play::run(play::PlayArgs {
+                level,
+                clock,
+                color,
+                fen,
+                save,
+                hash,
+            })
+        }
         Some(Command::Epd {
             file,
             movetime,

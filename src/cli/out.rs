@@ -7,11 +7,22 @@ use std::io::Write;
 /// Writes one line to standard output (used through `say!`).
 pub fn line(args: std::fmt::Arguments) {
     let mut out = std::io::stdout().lock();
-    if let Err(e) = writeln!(out, "{args}").and_then(|()| out.flush()) {
+    ended(writeln!(out, "{args}").and_then(|()| out.flush()));
+}
+
+/// Ends the program if standard output failed: quietly for a closed pipe.
+fn ended(written: std::io::Result<()>) {
+    if let Err(e) = written {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(0);
         }
         eprintln!("tropa: cannot write to standard output: {e}");
         std::process::exit(1);
     }
+}
+
+/// Writes a prompt without ending the line, so the answer is typed after it.
+pub fn prompt(text: &str) {
+    let mut out = std::io::stdout().lock();
+    ended(write!(out, "{text}").and_then(|()| out.flush()));
 }
