@@ -1,70 +1,58 @@
 //! Small helpers shared by the tools.
+//!
+//! Design note: files are written through `tempfile`: the data goes to a uniquely named file in
+//! the target's folder, which is flushed and then renamed over the target, so a crash leaves the
+//! old file or the new one, never a mixture. A writer killed in mid-write can leave its temporary
+//! behind (named `.tmp…`, never the target's name); it is never mistaken for the file itself.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Writes `bytes` to `path` so that a crash at any moment leaves either the old file or the new
-/// one, never a mixture: the data goes to a temporary file in the same directory, is flushed to
-/// disk, and then renamed over the target.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
+/// The folder a file at `path` lives in (`.` for a bare file name).
+fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = path.file_name().ok_or_else(|| {
-        std::io::Error::new(std::io::ErrorKind::InvalidInput, "path has no file name")
-    })?;
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        if let Ok(d) = std::fs::File::open(&dir) {
-            // Persist the rename itself; not all platforms allow syncing a directory.
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    } else {
-        remove_stale_temporaries(&dir, &name.to_string_lossy());
+        _ => PathBuf::from("."),
     }
-    result
 }
 
-/// Removes the temporary files that writers of `name` killed in mid-write left behind. A
-/// temporary carries its writer's process id; it is stale when that process no longer exists.
-/// Only where `/proc` tells (Linux): elsewhere nothing is removed, as a live writer's file must
-/// never be.
-fn remove_stale_temporaries(dir: &Path, name: &str) {
-    let proc_fs = Path::new("/proc/self");
-    if !proc_fs.exists() {
-        return;
+/// Writes `bytes` to `path` atomically: either the old contents or the new ones, never a mixture.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if path.file_name().is_none() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "path has no file name",
+        ));
     }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let prefix = format!(".{name}.");
-    for entry in entries.flatten() {
-        let file = entry.file_name();
-        let file = file.to_string_lossy();
-        let Some(pid) = file
-            .strip_prefix(&prefix)
-            .and_then(|rest| rest.strip_suffix(".tmp"))
-            .and_then(|pid| pid.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
-            let _ = std::fs::remove_file(entry.path());
-        }
+    let dir = folder_of(path);
+    let mut file = tempfile::NamedTempFile::new_in(&dir)?;
+    file.write_all(bytes)?;
+    file.as_file().sync_all()?;
+    file.persist(path).map_err(|e| e.error)?;
+    if let Ok(d) = std::fs::File::open(&dir) {
+        // Persist the rename itself; not all platforms allow syncing a directory.
+        let _ = d.sync_all();
     }
+    Ok(())
+}
+
+/// Checks, before any long work, that a file can be written at `path`: it has a file name, is
+/// not a folder, and its folder exists and takes new files. The error names the path.
+pub fn check_writable(path: &Path) -> Result<(), String> {
+    let shown = path.display();
+    if path.file_name().is_none() || path.is_dir() {
+        return Err(format!("{shown}: not a file name"));
+    }
+    let dir = folder_of(path);
+    if !dir.is_dir() {
+        return Err(format!(
+            "{shown}: the folder {} does not exist",
+            dir.display()
+        ));
+    }
+    tempfile::NamedTempFile::new_in(&dir)
+        .map(drop)
+        .map_err(|e| format!("{shown}: cannot write in {}: {e}", dir.display()))
 }
 
 #[cfg(test)]
@@ -73,31 +61,25 @@ mod tests {
 
     #[test]
     fn replaces_contents_and_leaves_no_temporary() {
-        let dir = std::env::temp_dir().join(format!("tropa-util-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("file.txt");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("file.txt");
         write_atomically(&path, b"one").unwrap();
         write_atomically(&path, b"two").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
-        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[test]
-    fn a_temporary_of_a_killed_writer_is_removed_by_the_next_write() {
-        let dir = std::env::temp_dir().join(format!("tropa-util-stale-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("book.tbk");
-        // Process ids above the kernel's maximum (2^22) never exist.
-        let stale = dir.join(".book.tbk.4294967295.tmp");
-        let other = dir.join(".other.tbk.4294967295.tmp");
-        for f in [&stale, &other] {
-            std::fs::write(f, b"half").unwrap();
-        }
-        write_atomically(&path, b"whole").unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), b"whole");
-        assert_eq!(!stale.exists(), Path::new("/proc/self").exists());
-        assert!(other.exists(), "another file's temporary is left alone");
-        std::fs::remove_dir_all(&dir).unwrap();
+    fn an_unwritable_place_is_refused_before_the_work() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(check_writable(&dir.path().join("new.pgn")).is_ok());
+        let missing = dir.path().join("missing/new.pgn");
+        let err = check_writable(&missing).unwrap_err();
+        assert!(err.contains("does not exist"), "{err}");
+        assert!(
+            check_writable(dir.path()).is_err(),
+            "a folder is not a file"
+        );
+        assert!(write_atomically(&missing, b"x").is_err());
     }
 }

@@ -16,7 +16,7 @@
 //! tools to the book and never back.
 
 use super::code::MoveCode;
-use super::pgn::{read_pgn_file, Opening};
+use super::pgn::{read_pgn, Opening, PgnFile};
 use super::rating::SCORE_LIMIT;
 use super::tree::{Book, ROOT};
 use crate::rules::{legal_moves, repetition_key, Board, Color, Game, Move};
@@ -216,6 +216,14 @@ fn rate_position(rater: &mut dyn LeafRater, game: &Game) -> i32 {
     white(rater.rate(game))
 }
 
+/// A PGN file read: `Err` if the file cannot be read at all, else its games or why none is usable.
+type FileRead = Result<Result<PgnFile, String>, String>;
+
+fn read_games(path: &std::path::Path, plies: usize) -> FileRead {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(read_pgn(&bytes, &path.display().to_string(), plies))
+}
+
 /// Builds a book; `new_rater` makes each thread's leaf rater, `progress(done, total)` is called
 /// now and then while the leaves are rated and `warn` gets every skipped game's message.
 pub fn build(
@@ -233,7 +241,7 @@ pub fn build(
     let threads = config.threads.max(1);
     // Read the files in parallel, a file per thread at a time.
     let next = AtomicUsize::new(0);
-    let read: Vec<Mutex<Option<Result<super::pgn::PgnFile, String>>>> =
+    let read: Vec<Mutex<Option<FileRead>>> =
         config.files.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|s| {
         for _ in 0..threads.min(config.files.len()) {
@@ -242,14 +250,22 @@ pub fn build(
                 let Some(path) = config.files.get(i) else {
                     break;
                 };
-                *read[i].lock().unwrap() = Some(read_pgn_file(path, config.plies));
+                *read[i].lock().unwrap() = Some(read_games(path, config.plies));
             });
         }
     });
     let mut report = BuildReport::default();
     let mut files = Vec::new();
     for slot in read {
-        let file = slot.into_inner().unwrap().expect("every file was read")?;
+        // A file that cannot be read is a mistake in the command; one without a usable game
+        // only costs its games.
+        let file = match slot.into_inner().unwrap().expect("every file was read")? {
+            Ok(file) => file,
+            Err(e) => {
+                warn(&format!("skipped {e}"));
+                continue;
+            }
+        };
         report.other_start += file.other_start;
         report.empty += file.empty;
         for r in &file.rejected {
@@ -259,6 +275,9 @@ pub fn build(
         files.push(file);
     }
     let openings: Vec<&Opening> = files.iter().flat_map(|f| f.openings.iter()).collect();
+    if openings.is_empty() {
+        return Err("no usable game in the PGN files".into());
+    }
     let (mut book, boards, in_trees) = unrated_tree(&openings, config.plies, config.min_games);
     report.games = openings.len();
     report.in_trees = in_trees;

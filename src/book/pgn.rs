@@ -11,7 +11,6 @@ use crate::rules::Move;
 use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::{CastlingMode, Chess, Color as SColor, KnownOutcome, Position};
 use std::ops::ControlFlow;
-use std::path::Path;
 
 /// A game's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -238,16 +237,20 @@ pub fn read_pgn(bytes: &[u8], name: &str, plies: usize) -> Result<PgnFile, Strin
             Ok(Some(Read::OtherStart)) => file.other_start += 1,
             Ok(Some(Read::Rejected(e))) => file.rejected.push(e),
             Err(e) => {
-                return Err(format!(
-                    "{name}: cannot parse PGN after game {}: {e}",
+                // Keep what was read; the rest of the file cannot be found again.
+                file.rejected.push(format!(
+                    "{name}: cannot parse PGN after game {}: {e}; the rest of the file is skipped",
                     visitor.number
-                ))
+                ));
+                break;
             }
         }
     }
     if file.openings.is_empty() {
+        // Name every rejected game and its move: they are all the file had.
+        let reasons: String = file.rejected.iter().map(|r| format!("; {r}")).collect();
         return Err(format!(
-            "{name}: no usable game found ({} read: {} rejected, {} from other positions, {} without moves)",
+            "{name}: no usable game found ({} read: {} rejected, {} from other positions, {} without moves){reasons}",
             visitor.number,
             file.rejected.len(),
             file.other_start,
@@ -255,12 +258,6 @@ pub fn read_pgn(bytes: &[u8], name: &str, plies: usize) -> Result<PgnFile, Strin
         ));
     }
     Ok(file)
-}
-
-/// Reads a PGN file (see `read_pgn`).
-pub fn read_pgn_file(path: &Path, plies: usize) -> Result<PgnFile, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    read_pgn(&bytes, &path.display().to_string(), plies)
 }
 
 #[cfg(test)]
@@ -326,7 +323,5 @@ mod tests {
         assert!(read_pgn(b"", "empty.pgn", 12)
             .unwrap_err()
             .contains("empty.pgn"));
-        let missing = read_pgn_file(Path::new("/nonexistent/x.pgn"), 12).unwrap_err();
-        assert!(missing.contains("/nonexistent/x.pgn"));
     }
 }

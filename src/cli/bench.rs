@@ -82,7 +82,7 @@ pub fn run_with(depth: i32, hash_mb: usize, threads: usize, pioneer_guide: bool)
         let best = result.best.map_or("none".to_string(), |m| {
             crate::rules::notation::move_to_san(game.board(), m)
         });
-        println!(
+        say!(
             "{:2}/{} {:>9} nodes {:>6} ms  best {:7} score {:>6}  {}",
             i + 1,
             POSITIONS.len(),
@@ -95,7 +95,7 @@ pub fn run_with(depth: i32, hash_mb: usize, threads: usize, pioneer_guide: bool)
         total_nodes += result.nodes;
     }
     let elapsed = start.elapsed().as_secs_f64().max(1e-9);
-    println!(
+    say!(
         "{} nodes {} nps",
         total_nodes,
         (total_nodes as f64 / elapsed) as u64

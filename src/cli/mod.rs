@@ -1,9 +1,31 @@
 //! The command line: `tropa` alone speaks UCI; subcommands run the tools.
+//!
+//! Every tool prints through `say!` (a closed pipe ends it quietly), validates its numbers with
+//! the parsers of `args` (clap refuses them before any work), reads moves in SAN or UCI, and
+//! checks the files it will write before it starts.
 
+/// Prints a line on standard output through `out::line`.
+macro_rules! say {
+    () => {
+        $crate::cli::out::line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::out::line(format_args!($($arg)*))
+    };
+}
+
+mod annotate;
+mod args;
 pub mod bench;
 pub mod book;
+pub mod ending;
+pub mod epd;
 mod leaf_search;
+pub mod out;
+mod pgn_io;
 mod pioneer;
+mod play;
+mod play_view;
 mod tools;
 
 use clap::{Parser, Subcommand};
@@ -27,13 +49,13 @@ pub enum Command {
     /// Fixed-depth search over the bench positions; last line "N nodes M nps".
     Bench {
         /// Search depth.
-        #[arg(default_value_t = bench::DEFAULT_DEPTH)]
+        #[arg(default_value_t = bench::DEFAULT_DEPTH, value_parser = args::depth())]
         depth: i32,
         /// Transposition table size in MB.
-        #[arg(long, default_value_t = 16)]
+        #[arg(long, default_value_t = 16, value_parser = args::hash_mb())]
         hash: usize,
         /// Search threads (node counts are deterministic only with 1).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = args::threads())]
         threads: usize,
         /// Guide the search with PIONEER's zone moves (as the UCI option PioneerGuide).
         #[arg(long)]
@@ -42,6 +64,7 @@ pub enum Command {
     /// Count leaf nodes of the move tree, split by root move.
     Perft {
         /// Depth in plies.
+        #[arg(value_parser = args::plies())]
         depth: u32,
         /// Position (default: the start position).
         #[arg(long)]
@@ -56,13 +79,13 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Skip depths deeper than this.
-        #[arg(long, default_value_t = 4)]
+        #[arg(long, default_value_t = 4, value_parser = args::plies())]
         max_depth: u32,
         /// Skip expected counts larger than this.
-        #[arg(long)]
+        #[arg(long, value_parser = args::count::<u64>())]
         max_nodes: Option<u64>,
         /// Threads counting in parallel (one position count per thread at a time).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = args::threads())]
         threads: usize,
     },
     /// Print every evaluation term for both sides.
@@ -76,23 +99,23 @@ pub enum Command {
         /// Position (default: the start position).
         #[arg(long)]
         fen: Option<String>,
-        /// Moves (UCI notation) played from the position first.
+        /// Moves played from the position first, in SAN or UCI ("e4 e5 Nf3" or "e2e4 e7e5").
         #[arg(long, num_args = 1.., value_delimiter = ' ')]
         moves: Vec<String>,
         /// Search depth.
-        #[arg(long)]
+        #[arg(long, value_parser = args::depth())]
         depth: Option<i32>,
         /// Search time in seconds (default 5 when no depth is given).
-        #[arg(long)]
+        #[arg(long, value_parser = args::seconds)]
         time: Option<f64>,
         /// Number of lines.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = args::multipv())]
         multipv: usize,
         /// Search threads.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = args::threads())]
         threads: usize,
         /// Transposition table size in MB.
-        #[arg(long, default_value_t = 64)]
+        #[arg(long, default_value_t = 64, value_parser = args::hash_mb())]
         hash: usize,
     },
     /// PIONEER: the zones of play of a position explained as plans (seed 004).
@@ -116,13 +139,13 @@ pub enum Command {
         #[arg(long)]
         fen: Option<String>,
         /// Search horizon in plies (default: from the zones' timing).
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=40))]
         depth: Option<u32>,
         /// Also print the searched tree.
         #[arg(long)]
         tree: bool,
         /// Stop a tree at this many positions (its verdict is then not proven).
-        #[arg(long, default_value_t = crate::pioneer::study::MAX_POSITIONS)]
+        #[arg(long, default_value_t = crate::pioneer::study::MAX_POSITIONS, value_parser = args::count::<usize>())]
         max_positions: usize,
     },
     /// Opening books: build, show, import/export Polyglot, bench.
@@ -131,27 +154,116 @@ pub enum Command {
         #[command(subcommand)]
         command: book::BookCommand,
     },
+    /// Annotate the games of a PGN file: evaluations as [%eval] comments, the better move as a
+    /// variation with ?!, ? or ?? where the played move loses winning chances, PIONEER's plan at
+    /// mistakes and blunders.
+    Annotate {
+        /// The games.
+        input: PathBuf,
+        /// Where to write the annotated games (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Seconds per position (the default, 1 s, when no limit is given).
+        #[arg(long, value_parser = args::seconds, conflicts_with_all = ["nodes", "depth"])]
+        movetime: Option<f64>,
+        /// Nodes per position.
+        #[arg(long, value_parser = args::count::<u64>(), conflicts_with = "depth")]
+        nodes: Option<u64>,
+        /// Depth per position.
+        #[arg(long, value_parser = args::depth())]
+        depth: Option<i32>,
+        /// Threads in all: games are annotated side by side, a game per thread.
+        #[arg(long, default_value_t = 1, value_parser = args::threads())]
+        threads: usize,
+        /// Transposition table size per game being annotated, in MB.
+        #[arg(long, default_value_t = 64, value_parser = args::hash_mb())]
+        hash: usize,
+    },
+    /// Play a game against Tropa in the terminal (moves in SAN or UCI; type help).
+    Play {
+        /// Strength from 1 (depth 1) to 10 (no depth limit).
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10))]
+        level: u32,
+        /// Time control: minutes + increment seconds for each side, e.g. 5+3 (default: untimed,
+        /// Tropa takes a second a move).
+        #[arg(long, value_parser = play::parse_clock)]
+        clock: Option<(std::time::Duration, std::time::Duration)>,
+        /// Your colour.
+        #[arg(long, default_value = "white", value_parser = play::parse_color)]
+        color: crate::rules::Color,
+        /// Start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Where the game is saved as PGN (default: tropa-game-SECONDS.pgn here).
+        #[arg(long)]
+        save: Option<PathBuf>,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 64, value_parser = args::hash_mb())]
+        hash: usize,
+    },
+    /// Run a test suite of EPD records (bm, am, STS c0 points) and print the score.
+    Epd {
+        /// The suite.
+        file: PathBuf,
+        /// Seconds per position (the default, 1 s, when no limit is given).
+        #[arg(long, value_parser = args::seconds, conflicts_with_all = ["nodes", "depth"])]
+        movetime: Option<f64>,
+        /// Nodes per position.
+        #[arg(long, value_parser = args::count::<u64>(), conflicts_with = "depth")]
+        nodes: Option<u64>,
+        /// Depth per position.
+        #[arg(long, value_parser = args::depth())]
+        depth: Option<i32>,
+        /// Search threads.
+        #[arg(long, default_value_t = 1, value_parser = args::threads())]
+        threads: usize,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 64, value_parser = args::hash_mb())]
+        hash: usize,
+        /// List every miss with the move played and the moves wanted.
+        #[arg(long, short)]
+        verbose: bool,
+    },
     /// Fit the evaluation weights to labelled positions (Texel method).
     Tune {
         /// Positions, one "FEN;result;score" per line (plain or .xz).
         #[arg(long)]
         data: PathBuf,
         /// Passes over the data.
-        #[arg(long, default_value_t = 300)]
+        #[arg(long, default_value_t = 300, value_parser = args::count::<usize>())]
         epochs: usize,
         /// Adam step size in centipawns.
-        #[arg(long, default_value_t = 1.0)]
+        #[arg(long, default_value_t = 1.0, value_parser = args::positive)]
         learning_rate: f64,
         /// Weight of the game result in the target (the rest: the engine score).
-        #[arg(long, default_value_t = 0.5)]
+        #[arg(long, default_value_t = 0.5, value_parser = args::fraction)]
         result_weight: f64,
         /// Use at most this many positions (0 = all).
         #[arg(long, default_value_t = 0)]
         limit: usize,
-        /// Where to write the weights.
-        #[arg(short, long, default_value = "src/eval/weights.rs")]
+        /// Where to write the weights: in the source tree, `src/eval/weights.rs` (checked before
+        /// the fit starts).
+        #[arg(short, long)]
         output: PathBuf,
     },
+}
+
+/// The limits of a search per position: one of seconds, nodes or depth; one second by default.
+fn search_limits(
+    movetime: Option<f64>,
+    nodes: Option<u64>,
+    depth: Option<i32>,
+) -> crate::search::Limits {
+    let movetime = match (movetime, nodes, depth) {
+        (None, None, None) => Some(1.0),
+        (t, _, _) => t,
+    };
+    crate::search::Limits {
+        movetime: movetime.map(|t| (t * 1000.0) as u64),
+        nodes,
+        depth,
+        ..Default::default()
+    }
 }
 
 /// Runs the command line; returns the process exit code.
@@ -168,12 +280,7 @@ pub fn main() -> i32 {
             threads,
             pioneer_guide,
         }) => {
-            bench::run_with(
-                depth.clamp(1, 64),
-                hash.max(1),
-                threads.clamp(1, 256),
-                pioneer_guide,
-            );
+            bench::run_with(depth, hash, threads, pioneer_guide);
             Ok(())
         }
         Some(Command::Perft {
@@ -218,6 +325,61 @@ pub fn main() -> i32 {
             max_positions,
         }) => pioneer::study(fen.as_deref(), depth, tree, max_positions),
         Some(Command::Book { command }) => book::run(command),
+        Some(Command::Annotate {
+            input,
+            output,
+            movetime,
+            nodes,
+            depth,
+            threads,
+            hash,
+        }) => annotate::run(&annotate::AnnotateArgs {
+            input,
+            output,
+            limits: search_limits(movetime, nodes, depth),
+            threads,
+            hash,
+        }),
+        Some(Command::Play {
+            level,
+            clock,
+            color,
+            fen,
+            save,
+            hash,
+        }) => {
+            let save = save.unwrap_or_else(|| {
+                let secs = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs());
+                PathBuf::from(format!("tropa-game-{secs}.pgn"))
+            });
+            play::run(play::PlayArgs {
+                level,
+                clock,
+                color,
+                fen,
+                save,
+                hash,
+            })
+        }
+        Some(Command::Epd {
+            file,
+            movetime,
+            nodes,
+            depth,
+            threads,
+            hash,
+            verbose,
+        }) => {
+            let options = epd::EpdArgs {
+                limits: search_limits(movetime, nodes, depth),
+                threads,
+                hash,
+                verbose,
+            };
+            epd::run(&file, &options)
+        }
         Some(Command::Tune {
             data,
             epochs,

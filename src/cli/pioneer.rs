@@ -8,16 +8,8 @@ use crate::pioneer::svg::draw;
 use crate::pioneer::zone::Analysis;
 use crate::rules::notation::line_to_numbered_san;
 use crate::rules::{parse_fen, Color, START_FEN};
-use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
-
-/// Prints a line; a closed pipe (`tropa plan | head`) is not an error worth a panic.
-macro_rules! say {
-    ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
-    }};
-}
 
 fn parse_side(side: Option<&str>) -> Result<Option<Color>, String> {
     match side.map(str::to_ascii_lowercase).as_deref() {
@@ -41,6 +33,9 @@ pub fn plan(
         return plan_bench();
     }
     let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
+    if let Some(path) = svg {
+        crate::util::check_writable(path)?;
+    }
     let start = Instant::now();
     let analysis = Analysis::new(&board, TrajectoryLimits::default());
     let elapsed = start.elapsed();
@@ -51,7 +46,7 @@ pub fn plan(
     if let Some(path) = svg {
         let picture = draw(&board, &analysis, side);
         crate::util::write_atomically(path, picture.as_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         say!("board with trajectories written to {}", path.display());
     }
     Ok(())
@@ -109,13 +104,7 @@ pub fn study(
     max_positions: usize,
 ) -> Result<(), String> {
     let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
-    if depth.is_some_and(|d| d == 0 || d > 40) {
-        return Err("--depth must be between 1 and 40 plies".into());
-    }
     let start = Instant::now();
-    if max_positions == 0 {
-        return Err("--max-positions must be at least 1".into());
-    }
     let study = solve(
         &board,
         depth,

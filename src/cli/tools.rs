@@ -1,6 +1,7 @@
 //! The command-line tools: perft, perft suites, eval, analyse and tune.
 
 use crate::bound::Bound;
+use crate::cli::ending::ending;
 use crate::eval::{explain, params::Tapered, tune, PHASE_MAX};
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::perft::{divide, parse_suite_line, perft as count};
@@ -14,16 +15,16 @@ pub fn perft(depth: u32, fen: Option<&str>, chess960: bool) -> Result<(), String
     let board = parse_fen(fen.unwrap_or(START_FEN), chess960).map_err(|e| e.to_string())?;
     let start = Instant::now();
     let mut total = 0;
-    for (mv, nodes) in divide(&board, depth.max(1)) {
-        println!(
+    for (mv, nodes) in divide(&board, depth) {
+        say!(
             "{}: {nodes}",
             crate::rules::notation::move_to_uci(&board, mv, chess960)
         );
         total += nodes;
     }
     let seconds = start.elapsed().as_secs_f64().max(1e-9);
-    println!("\nNodes searched: {total}");
-    println!(
+    say!("\nNodes searched: {total}");
+    say!(
         "time {:.3} s, {:.1} Mnps",
         seconds,
         total as f64 / seconds / 1e6
@@ -78,7 +79,7 @@ pub fn perft_suite(
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut counts = vec![0u64; jobs.len()];
     std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.max(1))
+        let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
                     let mut done = Vec::new();
@@ -101,15 +102,18 @@ pub fn perft_suite(
     for (job, &got) in jobs.iter().zip(&counts) {
         if got as u128 != job.expected {
             failed += 1;
-            println!(
+            say!(
                 "MISMATCH {} depth {}: expected {}, got {got}  {}",
-                job.place, job.depth, job.expected, job.fen
+                job.place,
+                job.depth,
+                job.expected,
+                job.fen
             );
         }
     }
     let leaves: u64 = counts.iter().sum();
     let seconds = start.elapsed().as_secs_f64().max(1e-9);
-    println!(
+    say!(
         "{} counts checked, {failed} mismatches, {leaves} leaves in {seconds:.1} s ({:.0} Mnps)",
         jobs.len(),
         leaves as f64 / seconds / 1e6
@@ -126,12 +130,15 @@ pub fn eval(fen: Option<&str>) -> Result<(), String> {
     let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
     let e = explain(&board);
     let blend = |s: Tapered| crate::eval::taper(s, e.phase, crate::eval::SCALE_NORMAL);
-    println!(
+    say!(
         "{:32} {:>15} {:>15} {:>8}",
-        "term", "white (mg eg)", "black (mg eg)", "net"
+        "term",
+        "white (mg eg)",
+        "black (mg eg)",
+        "net"
     );
     for t in &e.terms {
-        println!(
+        say!(
             "{:32} {:>7} {:>7} {:>7} {:>7} {:>8}",
             t.name,
             t.white.mg,
@@ -141,7 +148,7 @@ pub fn eval(fen: Option<&str>) -> Result<(), String> {
             blend(t.white) - blend(t.black)
         );
     }
-    println!(
+    say!(
         "phase {}/{PHASE_MAX}, endgame scale {}/{}, mop-up {}",
         e.phase,
         e.scale,
@@ -149,16 +156,17 @@ pub fn eval(fen: Option<&str>) -> Result<(), String> {
         e.mop_up
     );
     if e.insufficient_material {
-        println!("draw: insufficient material");
+        say!("draw: insufficient material");
     }
     let stm = if board.side_to_move() == crate::rules::Color::White {
         e.white_score
     } else {
         -e.white_score
     };
-    println!(
+    say!(
         "total {} (White's view), {} for the side to move",
-        e.white_score, stm
+        e.white_score,
+        stm
     );
     Ok(())
 }
@@ -201,7 +209,7 @@ impl Reporter for SanReporter {
         } else {
             String::new()
         };
-        println!(
+        say!(
             "depth {:2}/{:<2}{line} {:>7}{bound}  {:>10} nodes {:>7} ms  {}",
             p.depth,
             p.seldepth,
@@ -216,33 +224,34 @@ impl Reporter for SanReporter {
 /// `tropa analyse`.
 pub fn analyse(args: &AnalyseArgs) -> Result<(), String> {
     let moves: Vec<&str> = args.moves.iter().map(String::as_str).collect();
-    let game = Game::from_uci(args.fen.as_deref(), &moves, false).map_err(|e| e.to_string())?;
-    let mut engine = Engine::new(args.hash.max(1), args.threads.max(1));
-    engine.options.multipv = args.multipv.max(1);
+    let game = Game::from_text(args.fen.as_deref(), &moves, false).map_err(|e| e.to_string())?;
+    say!("{}", game.board());
+    // A finished game (mate, stalemate, a dead draw…) has nothing to search.
+    if let Some(end) = ending(&game) {
+        say!("{end}");
+        return Ok(());
+    }
+    let mut engine = Engine::new(args.hash, args.threads);
+    engine.options.multipv = args.multipv;
+    engine.options.move_overhead = 0;
     let time = match (args.depth, args.time) {
         (None, None) => Some(5.0),
         (_, t) => t,
     };
-    if time.is_some_and(|t| !(t > 0.0 && t.is_finite())) {
-        return Err("--time must be a positive number of seconds".into());
-    }
     let limits = Limits {
         depth: args.depth,
         movetime: time.map(|t| (t * 1000.0) as u64),
         ..Default::default()
     };
-    engine.options.move_overhead = 0;
-    println!("{}", game.board());
     for line in crate::book::show::for_analysis(&game) {
-        println!("{line}");
+        say!("{line}");
     }
     let mut reporter = SanReporter {
         root: game.board().clone(),
     };
     let result = engine.search(&game, &limits, &SearchControl::new(), &mut reporter);
-    match result.best {
-        Some(best) => println!("best move {}", move_to_san(game.board(), best)),
-        None => println!("no legal move"),
+    if let Some(best) = result.best {
+        say!("best move {}", move_to_san(game.board(), best));
     }
     Ok(())
 }
@@ -256,9 +265,7 @@ pub fn tune(
     limit: usize,
     output: &Path,
 ) -> Result<(), String> {
-    if !(0.0..=1.0).contains(&result_weight) {
-        return Err("--result-weight must be between 0 and 1".into());
-    }
+    crate::util::check_writable(output)?;
     let config = tune::TuneConfig {
         result_weight,
         epochs,
@@ -275,7 +282,7 @@ pub fn tune(
     tune::report(&mut std::io::stderr(), &crate::eval::WEIGHTS, &weights)
         .map_err(|e| e.to_string())?;
     tune::write_weights(output, &weights, &provenance)
-        .map_err(|e| format!("{}: {e}", output.display()))?;
+        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
     eprintln!("weights written to {}", output.display());
     Ok(())
 }

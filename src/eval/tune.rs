@@ -76,20 +76,14 @@ fn sigmoid(x: f64) -> f64 {
 /// Reads `FEN;result;score` lines (result 1.0/0.5/0.0 from White's view, score in centipawns
 /// from White's view or empty). Lines that do not parse are counted and skipped.
 fn load(path: &Path, config: &TuneConfig, k: f64) -> Result<(Vec<Sample>, usize), String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // `.xz` is decompressed in-process (liblzma), so no `xz` program needs to be installed.
     let reader: Box<dyn BufRead> = if path.extension().is_some_and(|e| e == "xz") {
-        let child = std::process::Command::new("xz")
-            .arg("-dc")
-            .arg(path)
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot run xz to read {}: {e}", path.display()))?;
         Box::new(std::io::BufReader::new(
-            child.stdout.ok_or("xz gave no output")?,
+            liblzma::read::XzDecoder::new_multi_decoder(file),
         ))
     } else {
-        Box::new(std::io::BufReader::new(
-            std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?,
-        ))
+        Box::new(std::io::BufReader::new(file))
     };
     let mut samples = Vec::new();
     let mut skipped = 0;

@@ -1,7 +1,7 @@
 //! A game: a start position, the moves played from it and the keys of every position reached,
 //! which the search needs to recognise repetitions (seed 002).
 
-use super::notation::{move_from_uci, NotationError};
+use super::notation::{move_from_text, move_from_uci, NotationError};
 use super::{parse_fen, repetition_key, Board, FenError, Move, START_FEN};
 use std::fmt;
 
@@ -68,19 +68,46 @@ impl Game {
 
     /// Sets up a game from a FEN (or `startpos`) and a list of UCI moves, or explains what is wrong.
     pub fn from_uci(fen: Option<&str>, moves: &[&str], chess960: bool) -> Result<Self, GameError> {
+        Self::from_moves(fen, moves, chess960, move_from_uci)
+    }
+
+    /// Sets up a game from a FEN and moves as people type them, each in SAN or UCI notation
+    /// (`e4 e5 Nf3` or `e2e4 e7e5 g1f3`, mixed if need be).
+    pub fn from_text(fen: Option<&str>, moves: &[&str], chess960: bool) -> Result<Self, GameError> {
+        Self::from_moves(fen, moves, chess960, move_from_text)
+    }
+
+    fn from_moves(
+        fen: Option<&str>,
+        moves: &[&str],
+        chess960: bool,
+        read: fn(&Board, &str, bool) -> Result<Move, NotationError>,
+    ) -> Result<Self, GameError> {
         let board = parse_fen(fen.unwrap_or(START_FEN), chess960)?;
         let mut game = Game::from_board(board, chess960);
         for (i, text) in moves.iter().enumerate() {
-            let mv = move_from_uci(&game.board, text, chess960).map_err(|e: NotationError| {
-                GameError::Move {
-                    index: i + 1,
-                    text: text.to_string(),
-                    reason: e.to_string(),
-                }
+            let mv = read(&game.board, text, chess960).map_err(|e| GameError::Move {
+                index: i + 1,
+                text: text.to_string(),
+                reason: e.to_string(),
             })?;
             game.play(mv);
         }
         Ok(game)
+    }
+
+    /// Takes back the last move; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        if self.moves.pop().is_none() {
+            return false;
+        }
+        self.keys.pop();
+        let mut board = self.start.clone();
+        for &mv in &self.moves {
+            board.play_unchecked(mv);
+        }
+        self.board = board;
+        true
     }
 
     /// Plays a move known to be legal.
@@ -151,5 +178,31 @@ mod tests {
     fn reports_illegal_move_with_index() {
         let err = Game::from_uci(None, &["e2e4", "e2e4"], false).unwrap_err();
         assert!(matches!(err, GameError::Move { index: 2, .. }), "{err}");
+    }
+
+    #[test]
+    fn people_type_san_or_uci_and_can_take_back() {
+        let san = Game::from_text(None, &["e4", "e5", "Nf3", "Nc6", "Bb5"], false).unwrap();
+        let uci = Game::from_uci(None, &["e2e4", "e7e5", "g1f3", "b8c6", "f1b5"], false).unwrap();
+        assert_eq!(san.board(), uci.board());
+        let mixed = Game::from_text(None, &["e2e4", "e5", "g1f3"], false).unwrap();
+        assert_eq!(mixed.moves(), &uci.moves()[..3]);
+        let err = Game::from_text(None, &["e4", "Ke3"], false).unwrap_err();
+        assert!(matches!(err, GameError::Move { index: 2, .. }), "{err}");
+        assert!(
+            Game::from_uci(None, &["e4"], false).is_err(),
+            "UCI stays UCI"
+        );
+        let mut game = san.clone();
+        assert!(game.undo() && game.undo());
+        assert_eq!(
+            game.board(),
+            Game::from_text(None, &["e4", "e5", "Nf3"], false)
+                .unwrap()
+                .board()
+        );
+        assert_eq!(game.keys().len(), 4);
+        let mut empty = Game::new();
+        assert!(!empty.undo());
     }
 }

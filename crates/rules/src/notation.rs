@@ -115,6 +115,14 @@ pub fn move_from_san(board: &Board, text: &str) -> Result<Move, NotationError> {
     shakmaty_to_move(board, &m).ok_or(NotationError::Illegal)
 }
 
+/// Reads a move as a person types it: UCI notation (`g1f3`) or SAN (`Nf3`, `O-O`, `exd5`).
+pub fn move_from_text(board: &Board, text: &str, chess960: bool) -> Result<Move, NotationError> {
+    match move_from_uci(board, text, chess960) {
+        Err(NotationError::Malformed) => move_from_san(board, text),
+        uci => uci,
+    }
+}
+
 /// Writes a line of moves in SAN, playing them from `board`; stops at the first illegal move.
 pub fn line_to_san(board: &Board, line: &[Move]) -> Vec<String> {
     let mut board = board.clone();

@@ -1,0 +1,359 @@
+//! `tropa annotate`: evaluations and better moves written into the games of a PGN file.
+//!
+//! Design note: every position of a game is searched once, in order, with one engine whose table
+//! carries over from move to move. The played move's cost is the fall in the mover's winning
+//! chances from the position before it to the position after it, with lichess's curve
+//! (chances = 2 / (1 + e^(-0.00368208 cp)) - 1, from -1 to +1) and lichess's thresholds: a fall
+//! of 0.1 is an inaccuracy (?!, `$6`), 0.2 a mistake (?, `$2`), 0.3 a blunder (??, `$4`). A
+//! marked move gets the engine's line as a variation; at a mistake or blunder PIONEER's first
+//! plan for the mover is quoted, the turning point's idea. Each position's evaluation follows its
+//! move as `[%eval 0.35]` or `[%eval #-3]` (White's view, pawns), which lichess, ChessBase and
+//! python-chess read. Games are shared out over threads, a game per thread at a time.
+
+use super::ending::{ending, Ending};
+use super::pgn_io::{read_games, tag_line, wrap, PgnGame};
+use crate::rules::notation::{line_to_numbered_san, move_to_san};
+use crate::rules::{Board, Color, Game, Move};
+use crate::search::{is_mate_score, Engine, Limits, Score, SearchControl, Silent};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Arguments of `tropa annotate`.
+pub struct AnnotateArgs {
+    /// The games.
+    pub input: PathBuf,
+    /// Where to write the annotated games (standard output when absent).
+    pub output: Option<PathBuf>,
+    /// Search limits per position.
+    pub limits: Limits,
+    /// Threads in all.
+    pub threads: usize,
+    /// Table size per engine, in MB.
+    pub hash: usize,
+}
+
+/// How bad a played move was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Judgement {
+    /// ?! — chances fell by 0.1 or more.
+    Inaccuracy,
+    /// ? — by 0.2 or more.
+    Mistake,
+    /// ?? — by 0.3 or more.
+    Blunder,
+}
+
+impl Judgement {
+    /// The judgement of a fall in winning chances (from -1 to +1), if it deserves one.
+    pub fn of(fall: f64) -> Option<Judgement> {
+        if fall >= 0.3 {
+            Some(Judgement::Blunder)
+        } else if fall >= 0.2 {
+            Some(Judgement::Mistake)
+        } else if fall >= 0.1 {
+            Some(Judgement::Inaccuracy)
+        } else {
+            None
+        }
+    }
+
+    fn nag(self) -> &'static str {
+        match self {
+            Judgement::Inaccuracy => "$6",
+            Judgement::Mistake => "$2",
+            Judgement::Blunder => "$4",
+        }
+    }
+
+    fn word(self) -> &'static str {
+        match self {
+            Judgement::Inaccuracy => "Inaccuracy",
+            Judgement::Mistake => "Mistake",
+            Judgement::Blunder => "Blunder",
+        }
+    }
+}
+
+/// What the search (or the rules) said of one position.
+#[derive(Clone, Debug)]
+struct Verdict {
+    /// The value for the side to move, in internal units (mates as mate scores).
+    score: i32,
+    /// The engine's line; empty when the game is over.
+    line: Vec<Move>,
+    /// Set when the position ends the game.
+    ending: Option<Ending>,
+}
+
+/// The side to move's winning chances, from -1 to +1.
+fn chances(v: &Verdict) -> f64 {
+    match v.ending {
+        Some(Ending::Checkmate { .. }) => -1.0,
+        Some(_) => 0.0,
+        None if is_mate_score(v.score) => v.score.signum() as f64,
+        None => 2.0 / (1.0 + (-0.003_682_08 * v.score as f64).exp()) - 1.0,
+    }
+}
+
+/// `[%eval …]` from White's view, or nothing for a mated side (the game has ended).
+fn eval_tag(v: &Verdict, board: &Board) -> Option<String> {
+    let sign = if board.side_to_move() == Color::White {
+        1
+    } else {
+        -1
+    };
+    match v.ending {
+        Some(Ending::Checkmate { .. }) => None,
+        Some(_) => Some("[%eval 0.00]".into()),
+        None => Some(match Score::from_internal(v.score) {
+            Score::Centipawns(cp) => format!("[%eval {:.2}]", (sign * cp) as f64 / 100.0),
+            Score::Mate(m) => format!("[%eval #{}]", sign * m),
+        }),
+    }
+}
+
+fn judge(engine: &mut Engine, game: &Game, limits: &Limits) -> Verdict {
+    if let Some(end) = ending(game) {
+        return Verdict {
+            score: 0,
+            line: Vec::new(),
+            ending: Some(end),
+        };
+    }
+    let result = engine.search(game, limits, &SearchControl::new(), &mut Silent);
+    Verdict {
+        score: result.score,
+        line: result.pv,
+        ending: None,
+    }
+}
+
+/// How many moves of each judgement each side made.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally([[usize; 3]; 2]);
+
+impl Tally {
+    fn text(&self) -> String {
+        let side = |c: usize, name: &str| {
+            let [i, m, b] = self.0[c];
+            format!("{name} {i} inaccuracies, {m} mistakes, {b} blunders")
+        };
+        format!("{}; {}", side(0, "White"), side(1, "Black"))
+    }
+}
+
+/// Annotates one game: its PGN text and the tally of judgements.
+fn annotate_game(
+    pgn: &PgnGame,
+    engine: &mut Engine,
+    limits: &Limits,
+    bar: &ProgressBar,
+    annotator: &str,
+) -> (String, Tally) {
+    let moves = pgn.game.moves();
+    let mut game = Game::from_board(pgn.game.start().clone(), false);
+    let mut verdicts = Vec::with_capacity(moves.len() + 1);
+    let mut boards = Vec::with_capacity(moves.len() + 1);
+    for i in 0..=moves.len() {
+        verdicts.push(judge(engine, &game, limits));
+        boards.push(game.board().clone());
+        if let Some(&mv) = moves.get(i) {
+            game.play(mv);
+            bar.inc(1);
+        }
+    }
+    let mut tokens = Vec::new();
+    let mut tally = Tally::default();
+    let mut needs_number = true;
+    for (i, &mv) in moves.iter().enumerate() {
+        let board = &boards[i];
+        let white = board.side_to_move() == Color::White;
+        let number = board.fullmove_number();
+        // The number stays on the line of its move.
+        let san = move_to_san(board, mv);
+        tokens.push(match (white, needs_number) {
+            (true, _) => format!("{number}. {san}"),
+            (false, true) => format!("{number}... {san}"),
+            (false, false) => san,
+        });
+        needs_number = false;
+        let (before, after) = (&verdicts[i], &verdicts[i + 1]);
+        let best = before.line.first().copied();
+        // The mover's chances before, against the opponent's after, seen from the mover.
+        let fall = chances(before) + chances(after);
+        let judgement = Judgement::of(fall).filter(|_| best != Some(mv));
+        let mut comment: Vec<String> = eval_tag(after, &boards[i + 1]).into_iter().collect();
+        if let (Some(j), Some(best)) = (judgement, best) {
+            tokens.push(j.nag().into());
+            tally.0[!white as usize][j as usize] += 1;
+            comment.push(format!(
+                "{}. {} was best.",
+                j.word(),
+                move_to_san(board, best)
+            ));
+            if j >= Judgement::Mistake {
+                comment.extend(pioneer_plan(board));
+            }
+        }
+        if !comment.is_empty() {
+            tokens.push(format!("{{ {} }}", comment.join(" ")));
+            needs_number = true;
+        }
+        if judgement.is_some() {
+            let mut variation = format!("( {}", line_to_numbered_san(board, &before.line));
+            if let Some(e) = eval_tag(before, board) {
+                variation.push_str(&format!(" {{ {e} }}"));
+            }
+            variation.push_str(" )");
+            tokens.push(variation);
+            needs_number = true;
+        }
+    }
+    tokens.push(pgn.result.clone());
+    let mut text = String::new();
+    for (name, value) in &pgn.tags {
+        if name != "Annotator" {
+            text.push_str(&tag_line(name, value));
+            text.push('\n');
+        }
+    }
+    text.push_str(&tag_line("Annotator", annotator));
+    text.push_str("\n\n");
+    text.push_str(&wrap(&tokens));
+    (text, tally)
+}
+
+/// PIONEER's first plan for the side to move, as a comment sentence.
+fn pioneer_plan(board: &Board) -> Option<String> {
+    let report = crate::pioneer::plan::report(
+        board,
+        Some(board.side_to_move()),
+        crate::pioneer::attack::TrajectoryLimits::default(),
+    );
+    // The first line counts zones; the first plan's headline follows it.
+    let plan = report.get(1)?.trim();
+    let plan = plan.split_once(". ").map_or(plan, |(_, rest)| rest);
+    // A brace would end the PGN comment.
+    Some(format!("PIONEER: {}.", plan.replace('}', ")")))
+}
+
+/// `tropa annotate`: every game of the file, in the file's order.
+pub fn run(args: &AnnotateArgs) -> Result<(), String> {
+    let name = args.input.display().to_string();
+    let bytes = std::fs::read(&args.input).map_err(|e| format!("{name}: {e}"))?;
+    if let Some(out) = &args.output {
+        crate::util::check_writable(out)?;
+    }
+    let (games, skipped) = read_games(&bytes, &name);
+    for s in &skipped {
+        eprintln!("warning: skipped {s}");
+    }
+    if games.is_empty() {
+        return Err(format!("{name}: no game to annotate"));
+    }
+    let workers = args.threads.min(games.len());
+    let engine_threads = (args.threads / workers).max(1);
+    let annotator = format!(
+        "Tropa {} ({})",
+        env!("CARGO_PKG_VERSION"),
+        limit_text(&args.limits)
+    );
+    let bar = ProgressBar::new(games.iter().map(|g| g.game.moves().len() as u64).sum());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "annotating [{bar:30}] {pos}/{len} moves  {elapsed} (eta {eta})",
+        )
+        .expect("the template is valid")
+        .progress_chars("#>-"),
+    );
+    let next = AtomicUsize::new(0);
+    let done: Vec<Mutex<Option<(String, Tally)>>> =
+        games.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                let mut engine = Engine::new(args.hash, engine_threads);
+                engine.options.move_overhead = 0;
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(pgn) = games.get(i) else { break };
+                    engine.clear();
+                    let annotated = annotate_game(pgn, &mut engine, &args.limits, &bar, &annotator);
+                    *done[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(annotated);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let mut text = String::new();
+    let mut summary = Vec::new();
+    for (pgn, slot) in games.iter().zip(done) {
+        let (game_text, tally) = slot
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .expect("every game was annotated");
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&game_text);
+        summary.push(format!("{}: {}", pgn.title(), tally.text()));
+    }
+    match &args.output {
+        Some(out) => {
+            crate::util::write_atomically(out, text.as_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+            for line in summary {
+                say!("{line}");
+            }
+            say!("{} games annotated into {}", games.len(), out.display());
+        }
+        None => {
+            for line in text.lines() {
+                say!("{line}");
+            }
+        }
+    }
+    Ok(())
+}
+
+fn limit_text(limits: &Limits) -> String {
+    match (limits.depth, limits.nodes, limits.movetime) {
+        (Some(d), _, _) => format!("depth {d}"),
+        (_, Some(n), _) => format!("{n} nodes"),
+        (_, _, Some(ms)) => format!("{:.1} s per move", ms as f64 / 1000.0),
+        _ => "no limit".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thresholds_in_winning_chances() {
+        assert_eq!(Judgement::of(0.05), None);
+        assert_eq!(Judgement::of(0.1), Some(Judgement::Inaccuracy));
+        assert_eq!(Judgement::of(0.25), Some(Judgement::Mistake));
+        assert_eq!(Judgement::of(1.7), Some(Judgement::Blunder));
+        let even = Verdict {
+            score: 0,
+            line: Vec::new(),
+            ending: None,
+        };
+        assert_eq!(chances(&even), 0.0);
+        let pawn = Verdict {
+            score: 100,
+            ..even.clone()
+        };
+        assert!((chances(&pawn) - 0.182).abs() < 0.001, "{}", chances(&pawn));
+        let mated = Verdict {
+            ending: Some(Ending::Checkmate {
+                winner: Color::White,
+            }),
+            ..even
+        };
+        assert_eq!(chances(&mated), -1.0);
+    }
+}

@@ -1,0 +1,135 @@
+//! `tropa annotate` on a real game (the first of ../shared/data/games/classics.pgn) and on a
+//! miniature with a known blunder: the output parses with python-chess, keeps the moves and
+//! tags, carries an evaluation after every move, and marks the blunder with `$4`, the better move
+//! as a variation and PIONEER's plan.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn tropa(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tropa"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Checks with python-chess: same moves and players as `original`, an eval on every move but a
+/// mating one; prints "ok MOVES NAGS" where NAGS lists the moves (ply:nag) with a NAG.
+const CHECK: &str = r#"
+import sys, chess.pgn
+original = chess.pgn.read_game(open(sys.argv[1]))
+annotated = chess.pgn.read_game(open(sys.argv[2]))
+assert not annotated.errors, annotated.errors
+assert annotated.headers["White"] == original.headers["White"]
+assert annotated.headers["Annotator"].startswith("Tropa")
+moves = [n.move for n in annotated.mainline()]
+assert moves == [n.move for n in original.mainline()], "moves differ"
+nags = []
+for ply, node in enumerate(annotated.mainline(), 1):
+    if not node.board().is_checkmate():
+        assert node.eval() is not None, "no eval after ply %d" % ply
+    nags += ["%d:%d" % (ply, n) for n in node.nags]
+print("ok", len(moves), " ".join(nags))
+"#;
+
+fn python_check(original: &str, annotated: &str) -> String {
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let out = Command::new(python)
+        .args(["-c", CHECK, original, annotated])
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+fn temp_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tropa-annotate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_master_game_is_annotated_and_parses() {
+    let classics =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/games/classics.pgn");
+    let text = std::fs::read_to_string(&classics).unwrap();
+    let second = text[1..].find("[Event ").map_or(text.len(), |i| i + 1);
+    let dir = temp_dir();
+    let game = dir.join("game.pgn");
+    std::fs::write(&game, &text[..second]).unwrap();
+    let out = dir.join("annotated.pgn");
+    let (ok, stdout, err) = tropa(&[
+        "annotate",
+        game.to_str().unwrap(),
+        "--nodes",
+        "3000",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(stdout.contains("1 games annotated into"), "{stdout}");
+    assert!(!err.contains('\r'), "no progress frames off a terminal");
+    let check = python_check(game.to_str().unwrap(), out.to_str().unwrap());
+    assert!(check.starts_with("ok "), "{check}");
+    let annotated = std::fs::read_to_string(&out).unwrap();
+    assert!(annotated
+        .lines()
+        .all(|l| l.len() <= 79 || l.starts_with('{')));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_blunder_gets_its_mark_the_better_move_and_a_plan() {
+    let dir = temp_dir().join("miniature");
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = dir.join("scholar.pgn");
+    std::fs::write(
+        &game,
+        "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
+    )
+    .unwrap();
+    let out = dir.join("annotated.pgn");
+    let (ok, _, err) = tropa(&[
+        "annotate",
+        game.to_str().unwrap(),
+        "--depth",
+        "6",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let check = python_check(game.to_str().unwrap(), out.to_str().unwrap());
+    assert!(
+        check.trim_end().ends_with("6:4"),
+        "3...Nf6 is the blunder: {check}"
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("3... Nf6 $4"), "{text}");
+    assert!(text.contains("[%eval #1] Blunder."), "{text}");
+    assert!(text.contains("PIONEER: Black:"), "{text}");
+    assert!(
+        text.contains("( 3... "),
+        "the better move as a variation: {text}"
+    );
+    // Without -o the games go to standard output; a missing folder is refused first.
+    let (ok, stdout, _) = tropa(&["annotate", game.to_str().unwrap(), "--depth", "2"]);
+    assert!(ok && stdout.starts_with("[White \"A\"]"), "{stdout}");
+    let (ok, _, err) = tropa(&[
+        "annotate",
+        game.to_str().unwrap(),
+        "-o",
+        "/nonexistent/a.pgn",
+    ]);
+    assert!(!ok && err.contains("/nonexistent"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

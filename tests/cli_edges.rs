@@ -1,0 +1,199 @@
+//! The command line's edges, one by one: a closed pipe ends quietly, a finished game is named in
+//! words, SAN is accepted, numbers are validated alike, output paths are checked before the work,
+//! a bad PGN game is skipped with a warning naming file, game and move, and no progress frames
+//! reach a log.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn tropa(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tropa"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tropa-edges-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `tropa ARGS | head -1`: the reader takes one line and goes away.
+fn first_line_then_close(args: &[&str]) -> (String, Output) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tropa"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    // The pipe's reading end is dropped here.
+    (line, child.wait_with_output().unwrap())
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    for args in [
+        &["analyse", "--time", "3"][..],
+        &["bench", "6"],
+        &["perft", "5"],
+        &["plan"],
+    ] {
+        let (line, out) = first_line_then_close(args);
+        assert!(!line.is_empty(), "{args:?}");
+        assert!(out.status.success(), "{args:?}: {:?}", out.status);
+        assert_eq!(stderr(&out), "", "{args:?}");
+    }
+}
+
+#[test]
+fn finished_games_are_named_and_dead_draws_not_searched() {
+    let mate = tropa(&["analyse", "--fen", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"]);
+    assert!(mate.status.success());
+    assert!(
+        stdout(&mate).ends_with("checkmate: White wins\n"),
+        "{}",
+        stdout(&mate)
+    );
+    let stalemate = tropa(&["analyse", "--fen", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"]);
+    assert!(stdout(&stalemate).ends_with("stalemate: a draw\n"));
+    let bare = tropa(&["analyse", "--fen", "8/8/8/4k3/8/8/8/4K3 w - - 0 1"]);
+    let text = stdout(&bare);
+    assert!(
+        text.contains("dead draw") && !text.contains("depth"),
+        "{text}"
+    );
+}
+
+#[test]
+fn san_is_accepted_where_moves_are_typed() {
+    let out = tropa(&["analyse", "--moves", "e4 e5 Nf3", "--depth", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("2... "), "{}", stdout(&out));
+    let show = tropa(&["book", "show", "--moves", "e4 c5 Nf3"]);
+    assert!(
+        stdout(&show).contains("after 1. e4 c5 2. Nf3"),
+        "{}",
+        stdout(&show)
+    );
+    let bad = tropa(&["analyse", "--moves", "e4 Ke3"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(stderr(&bad).contains("move 2 'Ke3'"), "{}", stderr(&bad));
+}
+
+#[test]
+fn numbers_are_validated_alike() {
+    for args in [
+        &["bench", "--hash", "0"][..],
+        &["bench", "--threads", "0"],
+        &["analyse", "--multipv", "0"],
+        &[
+            "book",
+            "build",
+            "--pgn",
+            "x.pgn",
+            "-o",
+            "x.tbk",
+            "--threads",
+            "0",
+        ],
+        &[
+            "book",
+            "import-polyglot",
+            "x.bin",
+            "-o",
+            "x.tbk",
+            "--plies",
+            "0",
+        ],
+    ] {
+        let out = tropa(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).contains("is not in 1.."),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn output_paths_are_checked_before_the_work() {
+    let out = tropa(&["plan", "--svg", "/nonexistent/x.svg"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "", "nothing is analysed");
+    assert!(stderr(&out).contains("/nonexistent"), "{}", stderr(&out));
+    // `tune` has no default output and checks it before reading the data.
+    let no_output = tropa(&["tune", "--data", "whatever.txt"]);
+    assert_eq!(no_output.status.code(), Some(2));
+    let bad = tropa(&[
+        "tune",
+        "--data",
+        "/nonexistent/d.txt",
+        "-o",
+        "/nonexistent/w.rs",
+    ]);
+    assert!(
+        stderr(&bad).contains("/nonexistent/w.rs: the folder"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+#[test]
+fn book_build_skips_a_bad_game_naming_it_and_draws_no_progress_in_logs() {
+    let dir = temp_dir("book");
+    let bad = dir.join("bad.pgn");
+    std::fs::write(
+        &bad,
+        "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Qxf7 *\n\n",
+    )
+    .unwrap();
+    let good = dir.join("good.pgn");
+    std::fs::write(
+        &good,
+        "[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Result \"0-1\"]\n\n1. d4 d5 0-1\n\n",
+    )
+    .unwrap();
+    let book = dir.join("b.tbk");
+    let out = tropa(&[
+        "book",
+        "build",
+        "--pgn",
+        bad.to_str().unwrap(),
+        good.to_str().unwrap(),
+        "--min-games",
+        "1",
+        "--eval-depth",
+        "1",
+        "--threads",
+        "1",
+        "-o",
+        book.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("bad.pgn") && err.contains("game 1 (A – B): move 2. 'Qxf7'"),
+        "{err}"
+    );
+    assert!(
+        !err.contains('\r'),
+        "no progress frames off a terminal: {err:?}"
+    );
+    assert!(book.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
