@@ -28,56 +28,60 @@ pub fn parse_position(args: &str, chess960: bool) -> Result<Game, String> {
     Game::from_uci(fen.as_deref(), moves, chess960).map_err(|e| e.to_string())
 }
 
-/// Parses the words after `go`. Returns the limits and warnings about values that were
-/// adjusted (negative times); a malformed command is an error.
-pub fn parse_go(
-    args: &str,
-    board: &Board,
-    chess960: bool,
-) -> Result<(Limits, Vec<String>), String> {
+/// Searched for when a `go` had an error and what was left of it sets no limit: the GUI
+/// asked for a finite search and waits for its `bestmove`.
+pub const FALLBACK_MOVETIME_MS: u64 = 1000;
+
+/// Parses the words after `go`. Never fails: a GUI waits for the `bestmove` of every `go`, so
+/// a bad word or value is reported (the second element: problems, and values that were
+/// adjusted, such as negative times) and the valid rest of the command is searched.
+pub fn parse_go(args: &str, board: &Board, chess960: bool) -> (Limits, Vec<String>) {
     let mut limits = Limits::default();
-    let mut warnings = Vec::new();
+    let mut problems = Vec::new();
     let (mut wtime, mut btime, mut winc, mut binc) = (None, None, 0u64, 0u64);
     let mut moves_to_go = None;
     let mut words = args.split_whitespace().peekable();
     while let Some(word) = words.next() {
-        match word {
-            "infinite" => limits.infinite = true,
-            "ponder" => limits.ponder = true,
+        // The value of a limit; a keyword is never taken as one (`go depth movetime 100`).
+        let mut value = || words.next_if(|w| !is_keyword(w));
+        let outcome = match word {
+            "infinite" => {
+                limits.infinite = true;
+                Ok(())
+            }
+            "ponder" => {
+                limits.ponder = true;
+                Ok(())
+            }
             "searchmoves" => {
-                while let Some(&text) = words.peek() {
+                while let Some(text) = words.next_if(|w| !is_keyword(w)) {
                     match move_from_uci(board, text, chess960) {
-                        Ok(mv) => {
-                            limits.search_moves.push(mv);
-                            words.next();
-                        }
-                        Err(_) if is_keyword(text) => break,
-                        Err(e) => return Err(format!("searchmoves '{text}': {e}")),
+                        Ok(mv) => limits.search_moves.push(mv),
+                        Err(e) => problems
+                            .push(format!("go: searchmoves '{}': {e}; ignored", shorten(text))),
                     }
                 }
+                Ok(())
             }
             "wtime" | "btime" | "winc" | "binc" | "movetime" => {
-                let ms = milliseconds(word, words.next(), &mut warnings)?;
-                match word {
+                milliseconds(word, value(), &mut problems).map(|ms| match word {
                     "wtime" => wtime = Some(ms),
                     "btime" => btime = Some(ms),
                     "winc" => winc = ms,
                     "binc" => binc = ms,
                     _ => limits.movetime = Some(ms),
-                }
+                })
             }
             "movestogo" => {
-                moves_to_go = Some(count(word, words.next())?.min(u32::MAX as u64) as u32)
+                count(word, value()).map(|n| moves_to_go = Some(n.min(u32::MAX as u64) as u32))
             }
-            "depth" => limits.depth = Some(count(word, words.next())?.clamp(1, 1000) as i32),
-            "nodes" => limits.nodes = Some(count(word, words.next())?.max(1)),
-            "mate" => limits.mate = Some(count(word, words.next())?.clamp(1, 500) as u32),
-            other => {
-                return Err(format!(
-                    "go: unknown parameter '{}'",
-                    other.chars().take(40).collect::<String>()
-                ))
-            }
+            "depth" => count(word, value()).map(|n| limits.depth = Some(n.clamp(1, 1000) as i32)),
+            "nodes" => count(word, value()).map(|n| limits.nodes = Some(n.max(1))),
+            "mate" => count(word, value()).map(|n| limits.mate = Some(n.clamp(1, 500) as u32)),
+            other => Err(format!("go: unknown parameter '{}'", shorten(other))),
+        };
+        if let Err(e) = outcome {
+            problems.push(format!("{e}; ignored"));
         }
     }
     let (time, increment) = match board.side_to_move() {
@@ -91,7 +95,25 @@ pub fn parse_go(
             moves_to_go: moves_to_go.filter(|&m| m > 0),
         });
     }
-    Ok((limits, warnings))
+    let unbounded = limits.depth.is_none()
+        && limits.nodes.is_none()
+        && limits.movetime.is_none()
+        && limits.clock.is_none()
+        && limits.mate.is_none()
+        && !limits.infinite
+        && !limits.ponder;
+    if unbounded && !problems.is_empty() {
+        limits.movetime = Some(FALLBACK_MOVETIME_MS);
+        problems.push(format!(
+            "go: nothing valid limits this search; searching for {FALLBACK_MOVETIME_MS} ms"
+        ));
+    }
+    (limits, problems)
+}
+
+/// At most 40 characters of a word from the input, for an error message.
+fn shorten(word: &str) -> String {
+    word.chars().take(40).collect()
 }
 
 fn is_keyword(word: &str) -> bool {
@@ -128,7 +150,7 @@ fn milliseconds(
         Ok(ms) => Ok(ms as u64),
         Err(_) => Err(format!(
             "go: '{name}' needs a number of milliseconds, got '{}'",
-            value.chars().take(40).collect::<String>()
+            shorten(value)
         )),
     }
 }
@@ -138,7 +160,7 @@ fn count(name: &str, value: Option<&str>) -> Result<u64, String> {
     value.parse::<u64>().map_err(|_| {
         format!(
             "go: '{name}' needs a non-negative integer, got '{}'",
-            value.chars().take(40).collect::<String>()
+            shorten(value)
         )
     })
 }
@@ -182,18 +204,24 @@ mod tests {
             "wtime 1000 btime 2000 winc 10 binc 20 movestogo 5",
             &board,
             false,
-        )
-        .unwrap();
+        );
         let clock = l.clock.unwrap();
         assert_eq!(
             (clock.time, clock.increment, clock.moves_to_go),
             (1000, 10, Some(5))
         );
         assert!(w.is_empty());
-        let (l, _) = parse_go("searchmoves e2e4 d2d4 depth 3", &board, false).unwrap();
+        let (l, _) = parse_go("searchmoves e2e4 d2d4 depth 3", &board, false);
         assert_eq!((l.search_moves.len(), l.depth), (2, Some(3)));
-        let (l, w) = parse_go("wtime -50 btime 10", &board, false).unwrap();
+        let (l, w) = parse_go("wtime -50 btime 10", &board, false);
         assert_eq!((l.clock.unwrap().time, w.len()), (0, 1));
+    }
+
+    /// Every bad `go` is reported and its valid part kept; a search that nothing valid limits
+    /// gets the fallback time, so that its `bestmove` comes.
+    #[test]
+    fn bad_go_keeps_the_valid_part() {
+        let board = Board::default();
         for bad in [
             "depth",
             "depth x",
@@ -202,9 +230,24 @@ mod tests {
             "searchmoves e2e5",
             "bogus",
         ] {
-            assert!(parse_go(bad, &board, false).is_err(), "{bad}");
+            let (l, problems) = parse_go(bad, &board, false);
+            assert!(!problems.is_empty(), "{bad}");
+            assert_eq!(l.movetime, Some(FALLBACK_MOVETIME_MS), "{bad}");
         }
-        let (l, _) = parse_go("infinite", &board, false).unwrap();
+        let (l, problems) = parse_go("searchmoves e2e4 zz99 d2d4 depth 3", &board, false);
+        assert_eq!(
+            (l.search_moves.len(), l.depth, problems.len()),
+            (2, Some(3), 1)
+        );
+        assert_eq!(l.movetime, None);
+        let (l, problems) = parse_go("depth movetime 100", &board, false);
+        assert_eq!((l.depth, l.movetime, problems.len()), (None, Some(100), 1));
+        let (l, problems) = parse_go("depth 4 x", &board, false);
+        assert_eq!((l.depth, problems.len()), (Some(4), 1));
+        // A bare `go` is an unlimited search, as the protocol says: no fallback.
+        let (l, problems) = parse_go("", &board, false);
+        assert!(l.movetime.is_none() && problems.is_empty());
+        let (l, _) = parse_go("infinite", &board, false);
         assert!(l.infinite && l.clock.is_none());
     }
 }

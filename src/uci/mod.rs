@@ -353,12 +353,9 @@ impl Uci {
         if self.search.is_some() {
             return self.out.error("already searching; send stop first");
         }
-        let (mut limits, warnings) = match go::parse_go(args, self.game.board(), self.chess960) {
-            Ok(v) => v,
-            Err(e) => return self.out.error(&e),
-        };
-        for w in warnings {
-            self.out.error(&w);
+        let (mut limits, problems) = go::parse_go(args, self.game.board(), self.chess960);
+        for problem in problems {
+            self.out.error(&problem);
         }
         let multipv = self.lock_engine().options.multipv;
         if let Some((info, mv)) = self.book.go(&self.game, &limits, multipv, self.chess960) {

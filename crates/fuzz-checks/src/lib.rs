@@ -81,21 +81,20 @@ pub fn uci(data: &[u8]) {
                 }
             }
             "go" => {
-                if let Ok((limits, _warnings)) = parse_go(args, game.board(), chess960) {
-                    assert!(limits.depth.is_none_or(|d| (1..=1000).contains(&d)));
-                    assert!(limits.nodes.is_none_or(|n| n >= 1));
-                    for mv in &limits.search_moves {
-                        assert!(game.board().is_legal(*mv));
+                let (limits, _problems) = parse_go(args, game.board(), chess960);
+                assert!(limits.depth.is_none_or(|d| (1..=1000).contains(&d)));
+                assert!(limits.nodes.is_none_or(|n| n >= 1));
+                for mv in &limits.search_moves {
+                    assert!(game.board().is_legal(*mv));
+                }
+                if let Some(clock) = limits.clock {
+                    for overhead in [0, 50, 5_000] {
+                        let tm = TimeManager::from_clock(Instant::now(), clock, overhead);
+                        let _ = tm.may_start_iteration(2.0);
                     }
-                    if let Some(clock) = limits.clock {
-                        for overhead in [0, 50, 5_000] {
-                            let tm = TimeManager::from_clock(Instant::now(), clock, overhead);
-                            let _ = tm.may_start_iteration(2.0);
-                        }
-                    }
-                    if let Some(ms) = limits.movetime {
-                        let _ = TimeManager::fixed(Instant::now(), ms, 50).hard_expired();
-                    }
+                }
+                if let Some(ms) = limits.movetime {
+                    let _ = TimeManager::fixed(Instant::now(), ms, 50).hard_expired();
                 }
             }
             "setoption" => {
