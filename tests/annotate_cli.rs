@@ -77,7 +77,7 @@ fn a_master_game_is_annotated_and_parses() {
         out.to_str().unwrap(),
     ]);
     assert!(ok, "{err}");
-    assert!(stdout.contains("1 games annotated into"), "{stdout}");
+    assert!(stdout.contains("1 game annotated into"), "{stdout}");
     assert!(!err.contains('\r'), "no progress frames off a terminal");
     let check = python_check(game.to_str().unwrap(), out.to_str().unwrap());
     assert!(check.starts_with("ok "), "{check}");
@@ -121,6 +121,37 @@ fn a_blunder_gets_its_mark_the_better_move_and_a_plan() {
         text.contains("( 3... "),
         "the better move as a variation: {text}"
     );
+    // Many games per file, side by side on two threads, come out in the file's order.
+    let two = dir.join("two.pgn");
+    let both = format!(
+        "{}\n{}",
+        std::fs::read_to_string(&game).unwrap(),
+        std::fs::read_to_string(&game)
+            .unwrap()
+            .replace("\"A\"", "\"C\"")
+    );
+    std::fs::write(&two, both).unwrap();
+    let out_two = dir.join("two-annotated.pgn");
+    let (ok, stdout, err) = tropa(&[
+        "annotate",
+        two.to_str().unwrap(),
+        "--depth",
+        "6",
+        "--threads",
+        "2",
+        "-o",
+        out_two.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(stdout.contains("game 1 (A – B): White 1 inaccuracy, 0 mistakes, 0 blunders; Black 0 inaccuracies, 0 mistakes, 1 blunder"), "{stdout}");
+    assert!(
+        stdout.contains("game 2 (C – B)") && stdout.contains("2 games annotated"),
+        "{stdout}"
+    );
+    let annotated = std::fs::read_to_string(&out_two).unwrap();
+    let first = annotated.find("[White \"A\"]").unwrap();
+    assert!(annotated.find("[White \"C\"]").unwrap() > first);
+    assert_eq!(annotated.matches("3... Nf6 $4").count(), 2, "{annotated}");
     // Without -o the games go to standard output; a missing folder is refused first.
     let (ok, stdout, _) = tropa(&["annotate", game.to_str().unwrap(), "--depth", "2"]);
     assert!(ok && stdout.starts_with("[White \"A\"]"), "{stdout}");

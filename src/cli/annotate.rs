@@ -138,10 +138,20 @@ impl Tally {
     fn text(&self) -> String {
         let side = |c: usize, name: &str| {
             let [i, m, b] = self.0[c];
-            format!("{name} {i} inaccuracies, {m} mistakes, {b} blunders")
+            let (i, m, b) = (
+                count(i, "inaccuracy", "inaccuracies"),
+                count(m, "mistake", "mistakes"),
+                count(b, "blunder", "blunders"),
+            );
+            format!("{name} {i}, {m}, {b}")
         };
         format!("{}; {}", side(0, "White"), side(1, "Black"))
     }
+}
+
+/// "1 blunder", "2 blunders".
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Annotates one game: its PGN text and the tally of judgements.
@@ -227,11 +237,8 @@ fn annotate_game(
 
 /// PIONEER's first plan for the side to move, as a comment sentence.
 fn pioneer_plan(board: &Board) -> Option<String> {
-    let report = crate::pioneer::plan::report(
-        board,
-        Some(board.side_to_move()),
-        crate::pioneer::attack::Limits::default(),
-    );
+    let report =
+        crate::pioneer::plan::report(board, Some(board.side_to_move()), Default::default());
     // The first line counts zones; the first plan's headline follows it.
     let plan = report.get(1)?.trim();
     let plan = plan.split_once(". ").map_or(plan, |(_, rest)| rest);
@@ -307,7 +314,11 @@ pub fn run(args: &AnnotateArgs) -> Result<(), String> {
             for line in summary {
                 say!("{line}");
             }
-            say!("{} games annotated into {}", games.len(), out.display());
+            say!(
+                "{} annotated into {}",
+                count(games.len(), "game", "games"),
+                out.display()
+            );
         }
         None => {
             for line in text.lines() {

@@ -180,11 +180,8 @@ impl Table {
                 }
             }
             "plan" => {
-                let report = crate::pioneer::plan::report(
-                    self.game.board(),
-                    Some(me),
-                    crate::pioneer::attack::Limits::default(),
-                );
+                let report =
+                    crate::pioneer::plan::report(self.game.board(), Some(me), Default::default());
                 for line in report.iter().take(8) {
                     say!("{line}");
                 }
@@ -206,9 +203,10 @@ impl Table {
                 })
             }
             "draw" => {
+                // The player is to move: the score is the player's, Tropa's is its negation.
                 let result = self.search(!me);
                 let number = self.game.board().fullmove_number() as usize;
-                if accepts_draw(Score::from_internal(result.score), number) {
+                if accepts_draw(Score::from_internal(-result.score), number) {
                     return Some(Finish {
                         result: "1/2-1/2",
                         why: "draw agreed".into(),
