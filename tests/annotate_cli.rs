@@ -52,8 +52,9 @@ fn python_check(original: &str, annotated: &str) -> String {
     stdout
 }
 
-fn temp_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tropa-annotate-{}", std::process::id()));
+/// A folder of the test's own (the tests run side by side).
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tropa-annotate-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -64,7 +65,7 @@ fn a_master_game_is_annotated_and_parses() {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/games/classics.pgn");
     let text = std::fs::read_to_string(&classics).unwrap();
     let second = text[1..].find("[Event ").map_or(text.len(), |i| i + 1);
-    let dir = temp_dir();
+    let dir = temp_dir("master");
     let game = dir.join("game.pgn");
     std::fs::write(&game, &text[..second]).unwrap();
     let out = dir.join("annotated.pgn");
@@ -90,8 +91,7 @@ fn a_master_game_is_annotated_and_parses() {
 
 #[test]
 fn a_blunder_gets_its_mark_the_better_move_and_a_plan() {
-    let dir = temp_dir().join("miniature");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("miniature");
     let game = dir.join("scholar.pgn");
     std::fs::write(
         &game,
