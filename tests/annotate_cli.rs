@@ -52,8 +52,9 @@ fn python_check(original: &str, annotated: &str) -> String {
     stdout
 }
 
-fn temp_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tropa-annotate-{}", std::process::id()));
+/// A folder of the test's own (the tests run side by side).
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tropa-annotate-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -64,7 +65,7 @@ fn a_master_game_is_annotated_and_parses() {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/games/classics.pgn");
     let text = std::fs::read_to_string(&classics).unwrap();
     let second = text[1..].find("[Event ").map_or(text.len(), |i| i + 1);
-    let dir = temp_dir();
+    let dir = temp_dir("master");
     let game = dir.join("game.pgn");
     std::fs::write(&game, &text[..second]).unwrap();
     let out = dir.join("annotated.pgn");
@@ -77,7 +78,7 @@ fn a_master_game_is_annotated_and_parses() {
         out.to_str().unwrap(),
     ]);
     assert!(ok, "{err}");
-    assert!(stdout.contains("1 games annotated into"), "{stdout}");
+    assert!(stdout.contains("1 game annotated into"), "{stdout}");
     assert!(!err.contains('\r'), "no progress frames off a terminal");
     let check = python_check(game.to_str().unwrap(), out.to_str().unwrap());
     assert!(check.starts_with("ok "), "{check}");
@@ -90,8 +91,7 @@ fn a_master_game_is_annotated_and_parses() {
 
 #[test]
 fn a_blunder_gets_its_mark_the_better_move_and_a_plan() {
-    let dir = temp_dir().join("miniature");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("miniature");
     let game = dir.join("scholar.pgn");
     std::fs::write(
         &game,
@@ -121,6 +121,37 @@ fn a_blunder_gets_its_mark_the_better_move_and_a_plan() {
         text.contains("( 3... "),
         "the better move as a variation: {text}"
     );
+    // Many games per file, side by side on two threads, come out in the file's order.
+    let two = dir.join("two.pgn");
+    let both = format!(
+        "{}\n{}",
+        std::fs::read_to_string(&game).unwrap(),
+        std::fs::read_to_string(&game)
+            .unwrap()
+            .replace("\"A\"", "\"C\"")
+    );
+    std::fs::write(&two, both).unwrap();
+    let out_two = dir.join("two-annotated.pgn");
+    let (ok, stdout, err) = tropa(&[
+        "annotate",
+        two.to_str().unwrap(),
+        "--depth",
+        "6",
+        "--threads",
+        "2",
+        "-o",
+        out_two.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(stdout.contains("game 1 (A – B): White 1 inaccuracy, 0 mistakes, 0 blunders; Black 0 inaccuracies, 0 mistakes, 1 blunder"), "{stdout}");
+    assert!(
+        stdout.contains("game 2 (C – B)") && stdout.contains("2 games annotated"),
+        "{stdout}"
+    );
+    let annotated = std::fs::read_to_string(&out_two).unwrap();
+    let first = annotated.find("[White \"A\"]").unwrap();
+    assert!(annotated.find("[White \"C\"]").unwrap() > first);
+    assert_eq!(annotated.matches("3... Nf6 $4").count(), 2, "{annotated}");
     // Without -o the games go to standard output; a missing folder is refused first.
     let (ok, stdout, _) = tropa(&["annotate", game.to_str().unwrap(), "--depth", "2"]);
     assert!(ok && stdout.starts_with("[White \"A\"]"), "{stdout}");

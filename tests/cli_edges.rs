@@ -191,8 +191,8 @@ fn book_build_skips_a_bad_game_naming_it_and_draws_no_progress_in_logs() {
         "{err}"
     );
     assert!(
-        !err.contains('\r'),
-        "no progress frames off a terminal: {err:?}"
+        !err.contains('\r') && !err.contains("rating leaves"),
+        "no progress off a terminal: {err:?}"
     );
     assert!(book.exists());
     std::fs::remove_dir_all(&dir).unwrap();

@@ -1,6 +1,7 @@
 //! `tropa play` through a pseudo-terminal (tests/play_pty.py, Python's `pty` module): a full short
 //! game with an illegal move refused, a take-back, a hint and a flipped board; a timed game as
-//! Black ended by resignation; the end of the input saving the game unfinished.
+//! Black ended by resignation; the end of the input saving the game unfinished; draw offers
+//! taken when Tropa is lost and declined when it is winning.
 
 use std::process::Command;
 
@@ -20,7 +21,7 @@ fn play_in_a_pseudo_terminal() {
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    for name in ["short game", "resignation", "adjourned"] {
+    for name in ["short game", "resignation", "adjourned", "draw offers"] {
         assert!(stdout.contains(&format!("ok {name}")), "{stdout}");
     }
     std::fs::remove_dir_all(&dir).unwrap();

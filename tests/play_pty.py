@@ -117,6 +117,25 @@ def test_end_of_input_adjourns():
     print("ok adjourned")
 
 
+def test_draw_offers():
+    # Tropa, mated in two, takes a draw; Tropa, a queen up, does not.
+    save = os.path.join(DIR, "draw.pgn")
+    t = Terminal("--fen", "k7/8/2K5/8/8/8/8/7R w - - 0 1", "--level", "3", "--save", save)
+    t.expect("your move: ")
+    t.send("draw")
+    t.expect("draw agreed (1/2-1/2)")
+    t.finish()
+    assert open(save).read().rstrip().endswith("1/2-1/2")
+    t = Terminal("--fen", "k7/8/8/8/8/8/8/K6q w - - 0 1", "--level", "3", "--save", save)
+    t.expect("your move: ")
+    t.send("draw")
+    assert "Tropa declines the draw" in t.expect("your move: ")
+    t.send("quit")
+    t.expect("the game is left unfinished (*)")
+    t.finish()
+    print("ok draw offers")
+
+
 for name, test in list(globals().items()):
     if name.startswith("test_"):
         test()

@@ -138,10 +138,20 @@ impl Tally {
     fn text(&self) -> String {
         let side = |c: usize, name: &str| {
             let [i, m, b] = self.0[c];
-            format!("{name} {i} inaccuracies, {m} mistakes, {b} blunders")
+            let (i, m, b) = (
+                count(i, "inaccuracy", "inaccuracies"),
+                count(m, "mistake", "mistakes"),
+                count(b, "blunder", "blunders"),
+            );
+            format!("{name} {i}, {m}, {b}")
         };
         format!("{}; {}", side(0, "White"), side(1, "Black"))
     }
+}
+
+/// "1 blunder", "2 blunders".
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Annotates one game: its PGN text and the tally of judgements.
@@ -307,7 +317,11 @@ pub fn run(args: &AnnotateArgs) -> Result<(), String> {
             for line in summary {
                 say!("{line}");
             }
-            say!("{} games annotated into {}", games.len(), out.display());
+            say!(
+                "{} annotated into {}",
+                count(games.len(), "game", "games"),
+                out.display()
+            );
         }
         None => {
             for line in text.lines() {

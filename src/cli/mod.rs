@@ -154,8 +154,10 @@ pub enum Command {
         #[command(subcommand)]
         command: book::BookCommand,
     },
-    /// Annotate the games of a PGN file: evaluations as [%eval] comments, the better move as a
-    /// variation with ?!, ? or ?? where the played move loses winning chances, PIONEER's plan at
+    /// Annotate the games of a PGN file with evaluations, ?!/?/?? and the better lines.
+    ///
+    /// Evaluations as [%eval] comments, the better move as a variation with ?!, ? or ?? where the
+    /// played move loses winning chances (0.1, 0.2, 0.3 on lichess's curve), PIONEER's plan at
     /// mistakes and blunders.
     Annotate {
         /// The games.

@@ -206,9 +206,10 @@ impl Table {
                 })
             }
             "draw" => {
+                // The player is to move: the score is the player's, Tropa's is its negation.
                 let result = self.search(!me);
                 let number = self.game.board().fullmove_number() as usize;
-                if accepts_draw(Score::from_internal(result.score), number) {
+                if accepts_draw(Score::from_internal(-result.score), number) {
                     return Some(Finish {
                         result: "1/2-1/2",
                         why: "draw agreed".into(),

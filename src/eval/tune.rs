@@ -346,3 +346,38 @@ pub fn report(out: &mut impl Write, old: &[Tapered], new: &[Tapered]) -> std::io
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn reads_xz_data_in_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1;0.5;30\n\
+                    8/8/8/4k3/8/8/8/R3K3 w - - 0 1;1.0;\nnot a position;1.0;0\n";
+        let plain = dir.path().join("d.txt");
+        std::fs::write(&plain, text).unwrap();
+        let packed = dir.path().join("d.txt.xz");
+        let mut encoder = liblzma::write::XzEncoder::new(Vec::new(), 6);
+        encoder.write_all(text.as_bytes()).unwrap();
+        std::fs::write(&packed, encoder.finish().unwrap()).unwrap();
+        let config = TuneConfig {
+            result_weight: 0.5,
+            epochs: 1,
+            learning_rate: 1.0,
+            limit: 0,
+        };
+        let (from_plain, skipped) = load(&plain, &config, 1.0).unwrap();
+        let (from_xz, skipped_xz) = load(&packed, &config, 1.0).unwrap();
+        assert_eq!((from_plain.len(), skipped), (2, 1));
+        assert_eq!((from_xz.len(), skipped_xz), (2, 1));
+        let broken = dir.path().join("broken.txt.xz");
+        std::fs::write(&broken, b"not xz at all").unwrap();
+        match load(&broken, &config, 1.0) {
+            Err(e) => assert!(e.contains("broken.txt.xz"), "{e}"),
+            Ok(_) => panic!("a broken .xz file was read"),
+        }
+    }
+}
