@@ -9,6 +9,7 @@ pub mod book;
 pub mod bound;
 pub mod cli;
 pub mod eval;
+pub mod explain;
 pub mod pioneer;
 pub mod search;
 pub mod uci;

@@ -16,13 +16,18 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("search", &["bound", "eval"]),
     ("pioneer", &["bound", "eval"]),
     ("book", &["eval", "util"]),
+    ("explain", &["bound", "eval", "pioneer", "search"]),
     (
         "uci",
-        &["book", "bound", "eval", "pioneer", "search", "util"],
+        &[
+            "book", "bound", "eval", "explain", "pioneer", "search", "util",
+        ],
     ),
     (
         "cli",
-        &["book", "bound", "eval", "pioneer", "search", "uci", "util"],
+        &[
+            "book", "bound", "eval", "explain", "pioneer", "search", "uci", "util",
+        ],
     ),
 ];
 

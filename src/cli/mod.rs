@@ -132,6 +132,12 @@ pub enum Command {
         /// Time the analysis over the bench positions instead (median, worst, zones).
         #[arg(long)]
         bench: bool,
+        /// Depth of the search that checks each plan's first move.
+        #[arg(long, default_value_t = 8, value_parser = args::depth())]
+        check_depth: i32,
+        /// Show PIONEER's plans without checking them by the search.
+        #[arg(long)]
+        no_check: bool,
     },
     /// PIONEER's zone search: only moves on the zones' trajectories, both sides (study mode).
     Study {
@@ -319,7 +325,15 @@ pub fn main() -> i32 {
             side,
             svg,
             bench,
-        }) => pioneer::plan(fen.as_deref(), side.as_deref(), svg.as_deref(), bench),
+            check_depth,
+            no_check,
+        }) => pioneer::plan(
+            fen.as_deref(),
+            side.as_deref(),
+            svg.as_deref(),
+            bench,
+            (!no_check).then_some(check_depth),
+        ),
         Some(Command::Study {
             fen,
             depth,

@@ -1,6 +1,7 @@
 //! `tropa plan` and `tropa study`: PIONEER's plans in words and its zone search.
 
 use crate::cli::bench::POSITIONS;
+use crate::explain::{checked_report, CheckLimits};
 use crate::pioneer::attack::TrajectoryLimits;
 use crate::pioneer::plan::report_of;
 use crate::pioneer::study::solve;
@@ -20,13 +21,15 @@ fn parse_side(side: Option<&str>) -> Result<Option<Color>, String> {
     }
 }
 
-/// `tropa plan`: the plans of a position, optionally drawn as SVG; or, with `--bench`, the
+/// `tropa plan`: the plans of a position, each first move checked by a search of
+/// `check_depth` plies unless that is `None`, optionally drawn as SVG; or, with `--bench`, the
 /// time of the analysis over the bench positions.
 pub fn plan(
     fen: Option<&str>,
     side: Option<&str>,
     svg: Option<&Path>,
     bench: bool,
+    check_depth: Option<i32>,
 ) -> Result<(), String> {
     let side = parse_side(side)?;
     if bench {
@@ -38,8 +41,18 @@ pub fn plan(
     }
     let start = Instant::now();
     let analysis = Analysis::new(&board, TrajectoryLimits::default());
+    let report = match check_depth {
+        Some(depth) => {
+            let limits = CheckLimits {
+                depth,
+                ..CheckLimits::default()
+            };
+            checked_report(&board, &analysis, side, limits)
+        }
+        None => report_of(&board, &analysis, side),
+    };
     let elapsed = start.elapsed();
-    for line in report_of(&board, &analysis, side) {
+    for line in report {
         say!("{line}");
     }
     say!("analysed in {:.1} ms", elapsed.as_secs_f64() * 1000.0);

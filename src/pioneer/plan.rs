@@ -258,6 +258,17 @@ pub fn report(board: &Board, side: Option<Color>, limits: TrajectoryLimits) -> V
 
 /// The report of an analysis already made.
 pub fn report_of(board: &Board, analysis: &Analysis, side: Option<Color>) -> Vec<String> {
+    report_with(board, analysis, side, &|_| Vec::new())
+}
+
+/// The report of an analysis, with the lines `notes(zone index)` gives under each zone's own
+/// (what a caller learned of the zone elsewhere, such as a search's check of its first move).
+pub fn report_with(
+    board: &Board,
+    analysis: &Analysis,
+    side: Option<Color>,
+    notes: &dyn Fn(usize) -> Vec<String>,
+) -> Vec<String> {
     let mut out = Vec::new();
     let count = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     out.push(format!(
@@ -274,7 +285,7 @@ pub fn report_of(board: &Board, analysis: &Analysis, side: Option<Color>) -> Vec
         }
         number += 1;
         out.push(format!("{number:2}. {}", headline(analysis, board, i)));
-        for d in details(zone) {
+        for d in details(zone).into_iter().chain(notes(i)) {
             out.push(format!("      {d}"));
         }
     }

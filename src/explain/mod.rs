@@ -1,0 +1,315 @@
+//! Explaining a position: PIONEER's plans checked by Tropa's own search.
+//!
+//! Seed 004 lets the zone model propose and a search inside the zone check what the opponent can
+//! answer. PIONEER alone judges a capture by who defends the target, never by what becomes of
+//! the capturing piece afterwards, so some of its "wins" lose. Here every zone's first move gets
+//! a bounded alpha-beta search of the position it is played in (the root, or the root after a
+//! pass for the opponent's zones) at the same depth as the best move there: a plan whose first
+//! move scores within `CONFIRM_MARGIN` of the best, or keeps a `DECISIVE` advantage, is
+//! *confirmed*; one that scores worse is *refuted*, with the search's line as the refutation. The search never invents a plan: every
+//! checked move is the first step of a zone's trajectory.
+//!
+//! Design note: a module above both PIONEER and the search (neither knows the other); the
+//! command line and the UCI layer use it. The searches share one engine with a cleared table,
+//! so a check is deterministic for a given position and depth.
+
+use crate::pioneer::plan::{report_with, side_name};
+use crate::pioneer::zone::{Analysis, Zone};
+use crate::rules::notation::{line_to_numbered_san, move_to_san};
+use crate::rules::{Board, Color, Game, Move, Piece, Rank};
+use crate::search::{Engine, Limits, Score, SearchControl, Silent};
+
+/// A first move scoring at most this many centipawns below the best move at the same depth
+/// confirms its plan.
+pub const CONFIRM_MARGIN: i32 = 100;
+/// A first move that keeps at least this score confirms its plan even further below the best:
+/// it wins too, only less quickly.
+pub const DECISIVE: i32 = 300;
+
+/// How deep and how wide each check searches.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckLimits {
+    /// Depth of every search (the best move's and each plan's).
+    pub depth: i32,
+    /// Node limit of each search, so a check always ends soon.
+    pub nodes: u64,
+}
+
+impl Default for CheckLimits {
+    fn default() -> Self {
+        CheckLimits {
+            depth: 8,
+            nodes: 150_000,
+        }
+    }
+}
+
+/// What the search says of a plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanStatus {
+    /// The first move scores within `CONFIRM_MARGIN` of the best move.
+    Confirmed,
+    /// The first move scores worse: the line shows why.
+    Refuted,
+    /// The first step cannot be played now (a pinned piece, or the opponent's zone while the
+    /// side to move is in check).
+    NotPlayable,
+}
+
+/// A zone's first move and what the search made of it.
+#[derive(Clone, Debug)]
+pub struct PlanCheck {
+    /// Index of the zone in the analysis.
+    pub zone: usize,
+    /// The side whose plan it is.
+    pub side: Color,
+    /// The verdict.
+    pub status: PlanStatus,
+    /// The position the first move is played in (the root, or the root after a pass).
+    pub position: Board,
+    /// The zone's first move (when playable).
+    pub first_move: Option<Move>,
+    /// Its score in centipawns from the plan side's view (mate scores as the search gives them).
+    pub score: i32,
+    /// The search's line from the first move on.
+    pub line: Vec<Move>,
+    /// The best move in the same position at the same depth, and its score.
+    pub best: Option<(Move, i32)>,
+}
+
+/// The first step of a zone's attack trajectory, as a legal move in `board` (a pawn reaching
+/// the last rank promotes to a queen), or `None` when it cannot be played there.
+pub fn first_move(board: &Board, zone: &Zone) -> Option<Move> {
+    let route = &zone.attack.route;
+    let from = *route.squares.first()?;
+    let to = *route.squares.get(1)?;
+    let promotion = (board.piece_on(from) == Some(Piece::Pawn)
+        && to.rank() == Rank::Eighth.relative_to(zone.side()))
+    .then_some(Piece::Queen);
+    let mv = Move {
+        from,
+        to,
+        promotion,
+    };
+    board.is_legal(mv).then_some(mv)
+}
+
+/// Checks the first move of every zone of `analysis` (of `board`) with the search.
+pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> Vec<PlanCheck> {
+    let mut engine = Engine::new(16, 1);
+    engine.clear();
+    let us = board.side_to_move();
+    let passed = board.null_move();
+    let mut best_in: [Option<Option<(Move, i32)>>; 2] = [None, None];
+    let mut out = Vec::new();
+    for (index, zone) in analysis.zones.iter().enumerate() {
+        let side = zone.side();
+        let position = if side == us {
+            Some(board.clone())
+        } else {
+            passed.clone()
+        };
+        let playable = position
+            .as_ref()
+            .and_then(|p| first_move(p, zone).map(|mv| (p, mv)));
+        let Some((position, mv)) = playable else {
+            out.push(PlanCheck {
+                zone: index,
+                side,
+                status: PlanStatus::NotPlayable,
+                position: position.unwrap_or_else(|| board.clone()),
+                first_move: None,
+                score: 0,
+                line: Vec::new(),
+                best: None,
+            });
+            continue;
+        };
+        let best = *best_in[side as usize].get_or_insert_with(|| {
+            let result = run(&mut engine, position, limits, None);
+            result.best.map(|mv| (mv, result.score))
+        });
+        let result = run(&mut engine, position, limits, Some(mv));
+        let (score, line) = (result.score, result.pv);
+        let status = match best {
+            Some((_, best_score)) if score < best_score - CONFIRM_MARGIN && score < DECISIVE => {
+                PlanStatus::Refuted
+            }
+            _ => PlanStatus::Confirmed,
+        };
+        out.push(PlanCheck {
+            zone: index,
+            side,
+            status,
+            position: position.clone(),
+            first_move: Some(mv),
+            score,
+            line,
+            best,
+        });
+    }
+    out
+}
+
+/// A search of `position` at the check's depth, among `only` if given.
+fn run(
+    engine: &mut Engine,
+    position: &Board,
+    limits: CheckLimits,
+    only: Option<Move>,
+) -> crate::search::SearchResult {
+    let game = Game::from_board(position.clone(), false);
+    let limits = Limits {
+        depth: Some(limits.depth),
+        nodes: Some(limits.nodes),
+        search_moves: only.into_iter().collect(),
+        ..Default::default()
+    };
+    engine.search(&game, &limits, &SearchControl::new(), &mut Silent)
+}
+
+/// A score from the plan side's view in words: pawns with a sign, or a mate.
+fn score_text(score: i32) -> String {
+    match Score::from_internal(score) {
+        Score::Centipawns(cp) => format!("{:+.2}", cp as f64 / 100.0),
+        Score::Mate(n) if n > 0 => format!("mates in {n}"),
+        Score::Mate(n) => format!("is mated in {}", -n),
+    }
+}
+
+/// The line under a zone that says what the search made of its first move.
+pub fn check_text(check: &PlanCheck, depth: i32) -> String {
+    let verdict = match check.status {
+        PlanStatus::Confirmed => "confirmed",
+        PlanStatus::Refuted => "refuted",
+        PlanStatus::NotPlayable => {
+            return "search:  not checked — its first step cannot be played now".to_string()
+        }
+    };
+    let best = match (check.best, check.first_move) {
+        (Some((best, score)), Some(mv)) if best != mv => format!(
+            "; best {} {}",
+            move_to_san(&check.position, best),
+            score_text(score)
+        ),
+        _ => "; the best move".to_string(),
+    };
+    format!(
+        "search:  {verdict} — {}: {} for {} (depth {depth}{best})",
+        line_to_numbered_san(&check.position, &check.line),
+        score_text(check.score),
+        side_name(check.side)
+    )
+}
+
+/// PIONEER's report of `board` with every zone's check by the search under it.
+pub fn checked_report(
+    board: &Board,
+    analysis: &Analysis,
+    side: Option<Color>,
+    limits: CheckLimits,
+) -> Vec<String> {
+    let checks = check_plans(board, analysis, limits);
+    let notes = |zone: usize| -> Vec<String> {
+        checks
+            .iter()
+            .filter(|c| c.zone == zone)
+            .map(|c| check_text(c, limits.depth))
+            .collect()
+    };
+    let mut out = report_with(board, analysis, side, &notes);
+    let (confirmed, refuted) = checks
+        .iter()
+        .filter(|c| side.is_none_or(|s| s == c.side))
+        .fold((0, 0), |(c, r), check| match check.status {
+            PlanStatus::Confirmed => (c + 1, r),
+            PlanStatus::Refuted => (c, r + 1),
+            PlanStatus::NotPlayable => (c, r),
+        });
+    out.push(format!(
+        "Checked by the search at depth {}: {confirmed} confirmed, {refuted} refuted (a first move more than {:.2} below the best is refuted unless it keeps {:+.2}; the opponent's plans are played after a pass).",
+        limits.depth,
+        CONFIRM_MARGIN as f64 / 100.0,
+        DECISIVE as f64 / 100.0
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pioneer::attack::TrajectoryLimits;
+    use crate::rules::parse_fen;
+
+    fn checks(fen: &str) -> (Board, Vec<PlanCheck>) {
+        let board = parse_fen(fen, false).unwrap();
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let checks = check_plans(&board, &analysis, CheckLimits::default());
+        (board, checks)
+    }
+
+    #[test]
+    fn a_capture_that_traps_the_bishop_is_refuted() {
+        // Fischer–Spassky 1972, game 6, before 20.e4: the zone model sees 20.Bxa6 winning a
+        // pawn; 20…Rc6 traps the bishop.
+        let (board, checks) = checks("2r2qk1/r2n2p1/p3p2p/2pp4/8/Q3P3/PP2BPPP/2R2RK1 w - - 0 20");
+        let bxa6 = move_from(&board, "e2a6");
+        let check = checks
+            .iter()
+            .find(|c| c.first_move == Some(bxa6))
+            .expect("the capture is a zone");
+        assert_eq!(check.status, PlanStatus::Refuted, "{check:?}");
+        assert_eq!(check.line.first(), Some(&bxa6));
+        let (best, best_score) = check.best.unwrap();
+        assert_ne!(best, bxa6);
+        assert!(check.score < best_score - CONFIRM_MARGIN);
+        assert!(check_text(check, 8).starts_with("search:  refuted — 20. Bxa6 "));
+    }
+
+    #[test]
+    fn a_free_promotion_is_confirmed_with_the_queen() {
+        let (board, checks) = checks("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
+        let promotion = checks
+            .iter()
+            .find(|c| c.side == Color::White)
+            .expect("the pawn's zone");
+        assert_eq!(promotion.status, PlanStatus::Confirmed);
+        assert_eq!(promotion.first_move, Some(move_from(&board, "e7e8q")));
+        assert!(promotion.score > 800);
+    }
+
+    #[test]
+    fn a_pinned_piece_cannot_start_its_plan() {
+        // The zone model sees Ne2×c3 win a pawn; the knight is pinned to its king.
+        let (board, checks) = checks("4r1k1/8/8/8/8/2p5/4N3/4K3 w - - 0 1");
+        let knight = checks
+            .iter()
+            .find(|c| c.side == Color::White)
+            .expect("the knight's zone");
+        assert_eq!(knight.status, PlanStatus::NotPlayable);
+        assert_eq!(knight.first_move, None);
+        assert!(check_text(knight, 8).contains("not checked"));
+        let pinned = Move {
+            from: crate::rules::Square::E2,
+            to: crate::rules::Square::C3,
+            promotion: None,
+        };
+        assert!(!board.is_legal(pinned));
+    }
+
+    #[test]
+    fn a_second_best_move_that_still_wins_is_confirmed() {
+        // Black wins with b1=Q+; taking the knight first (…Rxe3+) wins too.
+        let (board, checks) = checks("4r1k1/8/8/8/8/4N3/1p6/4K3 b - - 0 1");
+        let take = checks
+            .iter()
+            .find(|c| c.first_move == Some(move_from(&board, "e8e3")))
+            .expect("the rook's zone");
+        assert!(take.score >= DECISIVE, "{take:?}");
+        assert_eq!(take.status, PlanStatus::Confirmed);
+    }
+
+    fn move_from(board: &Board, uci: &str) -> Move {
+        crate::rules::notation::move_from_uci(board, uci, false).unwrap()
+    }
+}
