@@ -138,6 +138,9 @@ pub enum Command {
         /// Show PIONEER's plans without checking them by the search.
         #[arg(long)]
         no_check: bool,
+        /// Write the checked plans as one JSON object (best first) instead of text.
+        #[arg(long, conflicts_with_all = ["no_check", "bench", "svg"])]
+        json: bool,
     },
     /// PIONEER's zone search: only moves on the zones' trajectories, both sides (study mode).
     Study {
@@ -327,12 +330,14 @@ pub fn main() -> i32 {
             bench,
             check_depth,
             no_check,
+            json,
         }) => pioneer::plan(
             fen.as_deref(),
             side.as_deref(),
             svg.as_deref(),
             bench,
             (!no_check).then_some(check_depth),
+            json,
         ),
         Some(Command::Study {
             fen,

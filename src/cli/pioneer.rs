@@ -1,6 +1,7 @@
 //! `tropa plan` and `tropa study`: PIONEER's plans in words and its zone search.
 
 use crate::cli::bench::POSITIONS;
+use crate::explain::json::plans_json;
 use crate::explain::{checked_report, CheckLimits};
 use crate::pioneer::attack::TrajectoryLimits;
 use crate::pioneer::plan::report_of;
@@ -22,14 +23,16 @@ fn parse_side(side: Option<&str>) -> Result<Option<Color>, String> {
 }
 
 /// `tropa plan`: the plans of a position, each first move checked by a search of
-/// `check_depth` plies unless that is `None`, optionally drawn as SVG; or, with `--bench`, the
-/// time of the analysis over the bench positions.
+/// `check_depth` plies unless that is `None`, as text or (`json`) as one JSON object,
+/// optionally drawn as SVG; or, with `--bench`, the time of the analysis over the bench
+/// positions.
 pub fn plan(
     fen: Option<&str>,
     side: Option<&str>,
     svg: Option<&Path>,
     bench: bool,
     check_depth: Option<i32>,
+    json: bool,
 ) -> Result<(), String> {
     let side = parse_side(side)?;
     if bench {
@@ -41,6 +44,14 @@ pub fn plan(
     }
     let start = Instant::now();
     let analysis = Analysis::new(&board, TrajectoryLimits::default());
+    if json {
+        let limits = CheckLimits {
+            depth: check_depth.unwrap_or(CheckLimits::default().depth),
+            ..CheckLimits::default()
+        };
+        say!("{}", plans_json(&board, &analysis, side, limits));
+        return Ok(());
+    }
     let report = match check_depth {
         Some(depth) => {
             let limits = CheckLimits {

@@ -13,6 +13,8 @@
 //! command line and the UCI layer use it. The searches share one engine with a cleared table,
 //! so a check is deterministic for a given position and depth.
 
+pub mod json;
+
 use crate::pioneer::plan::{report_with, side_name};
 use crate::pioneer::zone::{Analysis, Zone};
 use crate::rules::notation::{line_to_numbered_san, move_to_san};

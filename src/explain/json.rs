@@ -1,0 +1,170 @@
+//! `tropa plan --json`: the checked plans for programs (a GUI drawing them, a script comparing
+//! them with a game).
+//!
+//! Design note: one object per position — the FEN, the side to move, the check depth — and the
+//! plans best first: confirmed plans by their searched score, then those not checked, then the
+//! refuted ones; zone order breaks ties. Every field a person reads in `tropa plan` is here too,
+//! as data: squares as "e4", moves in UCI and SAN, scores in centipawns from the plan side's view
+//! (or `mate`: moves to mate, negative when mated).
+
+use super::{check_plans, CheckLimits, PlanCheck, PlanStatus};
+use crate::pioneer::attack::Goal;
+use crate::pioneer::plan::{counter_text, headline, support_text};
+use crate::pioneer::zone::Analysis;
+use crate::rules::notation::{line_to_san, move_to_san, move_to_uci};
+use crate::rules::{write_fen, Board, Color};
+use crate::search::Score;
+use serde_json::{json, Value};
+
+fn color_name(side: Color) -> &'static str {
+    match side {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// A score as JSON: `{"cp": n}` or `{"mate": n}`.
+fn score_json(score: i32) -> Value {
+    match Score::from_internal(score) {
+        Score::Centipawns(cp) => json!({ "cp": cp }),
+        Score::Mate(n) => json!({ "mate": n }),
+    }
+}
+
+/// Where a status ranks in the list, best first.
+fn rank(status: PlanStatus) -> u8 {
+    match status {
+        PlanStatus::Confirmed => 0,
+        PlanStatus::NotPlayable => 1,
+        PlanStatus::Refuted => 2,
+    }
+}
+
+fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
+    let zone = &analysis.zones[check.zone];
+    let attack = &zone.attack;
+    let goal = match attack.goal {
+        Goal::Capture { target, piece } => {
+            json!({ "kind": "capture", "square": target.to_string(), "piece": format!("{piece:?}").to_lowercase() })
+        }
+        Goal::Promote { square } => json!({ "kind": "promotion", "square": square.to_string() }),
+    };
+    let counters: Vec<Value> = zone
+        .counters
+        .iter()
+        .map(|c| json!({ "text": counter_text(c), "in_time": c.in_time() }))
+        .collect();
+    let supports: Vec<Value> = zone
+        .supports
+        .iter()
+        .map(|s| json!({ "text": support_text(zone, s), "in_time": s.in_time }))
+        .collect();
+    let first_move = check.first_move.map(|mv| {
+        json!({ "uci": move_to_uci(&check.position, mv, false), "san": move_to_san(&check.position, mv) })
+    });
+    let best = check.best.map(|(mv, score)| {
+        json!({
+            "uci": move_to_uci(&check.position, mv, false),
+            "san": move_to_san(&check.position, mv),
+            "score": score_json(score),
+        })
+    });
+    let status = match check.status {
+        PlanStatus::Confirmed => "confirmed",
+        PlanStatus::Refuted => "refuted",
+        PlanStatus::NotPlayable => "not_playable",
+    };
+    json!({
+        "zone": check.zone + 1,
+        "side": color_name(check.side),
+        "text": headline(analysis, board, check.zone),
+        "goal": goal,
+        "piece": format!("{:?}", attack.piece).to_lowercase(),
+        "trajectory": attack.route.squares.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        "duration": attack.route.forecast(),
+        "verdict": format!("{:?}", zone.verdict).to_lowercase(),
+        "counters": counters,
+        "supports": supports,
+        "after_pass": check.side != board.side_to_move(),
+        "first_move": first_move,
+        "status": status,
+        "score": check.first_move.map(|_| score_json(check.score)),
+        "line": {
+            "uci": check.line.iter().scan(check.position.clone(), |b, &mv| {
+                let text = move_to_uci(b, mv, false);
+                b.play_unchecked(mv);
+                Some(text)
+            }).collect::<Vec<_>>(),
+            "san": line_to_san(&check.position, &check.line),
+        },
+        "best": best,
+    })
+}
+
+/// The checked plans of `board` as one JSON object (see the module note).
+pub fn plans_json(
+    board: &Board,
+    analysis: &Analysis,
+    side: Option<Color>,
+    limits: CheckLimits,
+) -> Value {
+    let mut checks: Vec<PlanCheck> = check_plans(board, analysis, limits)
+        .into_iter()
+        .filter(|c| side.is_none_or(|s| s == c.side))
+        .collect();
+    checks.sort_by_key(|c| {
+        let score = if c.status == PlanStatus::Confirmed {
+            -c.score
+        } else {
+            0
+        };
+        (rank(c.status), score, c.zone)
+    });
+    json!({
+        "fen": write_fen(board, false),
+        "side_to_move": color_name(board.side_to_move()),
+        "check_depth": limits.depth,
+        "plans": checks.iter().map(|c| plan_json(board, analysis, c)).collect::<Vec<_>>(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pioneer::attack::TrajectoryLimits;
+    use crate::rules::parse_fen;
+
+    #[test]
+    fn refuted_plans_come_last_with_their_line() {
+        let board = parse_fen(
+            "2r2qk1/r2n2p1/p3p2p/2pp4/8/Q3P3/PP2BPPP/2R2RK1 w - - 0 20",
+            false,
+        )
+        .unwrap();
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let value = plans_json(&board, &analysis, None, CheckLimits::default());
+        let text = value.to_string();
+        let back: Value = serde_json::from_str(&text).unwrap();
+        let plans = back["plans"].as_array().unwrap();
+        assert!(!plans.is_empty());
+        let last = plans.last().unwrap();
+        assert_eq!(last["status"], "refuted");
+        assert_eq!(last["first_move"]["san"], "Bxa6");
+        assert_eq!(last["line"]["uci"][0], "e2a6");
+        assert_eq!(last["trajectory"], json!(["e2", "a6"]));
+        assert_eq!(last["goal"]["kind"], "capture");
+        assert!(last["score"]["cp"].as_i64().unwrap() < -100);
+        assert_eq!(back["side_to_move"], "white");
+        let ranks: Vec<&str> = plans
+            .iter()
+            .map(|p| p["status"].as_str().unwrap())
+            .collect();
+        let mut sorted = ranks.clone();
+        sorted.sort_by_key(|s| match *s {
+            "confirmed" => 0,
+            "not_playable" => 1,
+            _ => 2,
+        });
+        assert_eq!(ranks, sorted, "best first");
+    }
+}
