@@ -4,6 +4,7 @@ pub mod bench;
 pub mod book;
 mod pioneer;
 mod tools;
+mod wdl_fit;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -93,6 +94,9 @@ pub enum Command {
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
+        /// Syzygy tablebase folders, separated by ':' (as the UCI option SyzygyPath).
+        #[arg(long)]
+        syzygy: Option<String>,
     },
     /// PIONEER: the zones of play of a position explained as plans (seed 004).
     Plan {
@@ -151,6 +155,18 @@ pub enum Command {
         #[arg(short, long, default_value = "src/eval/weights.rs")]
         output: PathBuf,
     },
+    /// Fit the win/draw/loss model of UCI_ShowWDL to game results; prints the parameters.
+    FitWdl {
+        /// Positions, one "FEN;result[;score]" per line (plain or .xz).
+        #[arg(long)]
+        data: PathBuf,
+        /// Use at most this many positions (0 = all).
+        #[arg(long, default_value_t = 0)]
+        limit: usize,
+        /// Adam iterations over the whole data.
+        #[arg(long, default_value_t = 400)]
+        iterations: usize,
+    },
 }
 
 /// Runs the command line; returns the process exit code.
@@ -199,6 +215,7 @@ pub fn main() -> i32 {
             multipv,
             threads,
             hash,
+            syzygy,
         }) => tools::analyse(&tools::AnalyseArgs {
             fen,
             moves,
@@ -207,6 +224,7 @@ pub fn main() -> i32 {
             multipv,
             threads,
             hash,
+            syzygy,
         }),
         Some(Command::Plan {
             fen,
@@ -229,6 +247,16 @@ pub fn main() -> i32 {
             limit,
             output,
         }) => tools::tune(&data, epochs, learning_rate, result_weight, limit, &output),
+        Some(Command::FitWdl {
+            data,
+            limit,
+            iterations,
+        }) => wdl_fit::fit(&data, limit, iterations, |line| eprintln!("{line}")).map(|m| {
+            println!(
+                "a: [{:.1}, {:.1}], b: [{:.1}, {:.1}]",
+                m.a[0], m.a[1], m.b[0], m.b[1]
+            )
+        }),
     };
     match result {
         Ok(()) => 0,

@@ -1,6 +1,6 @@
 //! The command-line tools: perft, perft suites, eval, analyse and tune.
 
-use crate::eval::{explain, params::S, tune, PHASE_MAX};
+use crate::eval::tune;
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::perft::{divide, parse_suite_line, perft as count};
 use crate::rules::{parse_fen, Game, START_FEN};
@@ -123,42 +123,9 @@ pub fn perft_suite(
 /// `tropa eval`: every term for both sides.
 pub fn eval(fen: Option<&str>) -> Result<(), String> {
     let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
-    let e = explain(&board);
-    let blend = |s: S| crate::eval::taper(s, e.phase, crate::eval::SCALE_NORMAL);
-    println!(
-        "{:32} {:>15} {:>15} {:>8}",
-        "term", "white (mg eg)", "black (mg eg)", "net"
-    );
-    for t in &e.terms {
-        println!(
-            "{:32} {:>7} {:>7} {:>7} {:>7} {:>8}",
-            t.name,
-            t.white.0,
-            t.white.1,
-            t.black.0,
-            t.black.1,
-            blend(t.white) - blend(t.black)
-        );
+    for line in crate::eval::report(&board) {
+        println!("{line}");
     }
-    println!(
-        "phase {}/{PHASE_MAX}, endgame scale {}/{}, mop-up {}",
-        e.phase,
-        e.scale,
-        crate::eval::SCALE_NORMAL,
-        e.mop_up
-    );
-    if e.insufficient_material {
-        println!("draw: insufficient material");
-    }
-    let stm = if board.side_to_move() == crate::rules::Color::White {
-        e.white_score
-    } else {
-        -e.white_score
-    };
-    println!(
-        "total {} (White's view), {} for the side to move",
-        e.white_score, stm
-    );
     Ok(())
 }
 
@@ -178,6 +145,8 @@ pub struct AnalyseArgs {
     pub threads: usize,
     /// Hash in MB.
     pub hash: usize,
+    /// Syzygy tablebase folders.
+    pub syzygy: Option<String>,
 }
 
 struct SanReporter {
@@ -200,8 +169,13 @@ impl Reporter for SanReporter {
         } else {
             String::new()
         };
+        let tbhits = if p.tbhits > 0 {
+            format!(" {:>8} tbhits", p.tbhits)
+        } else {
+            String::new()
+        };
         println!(
-            "depth {:2}/{:<2}{line} {:>7}{bound}  {:>10} nodes {:>7} ms  {}",
+            "depth {:2}/{:<2}{line} {:>7}{bound}  {:>10} nodes{tbhits} {:>7} ms  {}",
             p.depth,
             p.seldepth,
             score,
@@ -209,6 +183,10 @@ impl Reporter for SanReporter {
             p.time_ms,
             line_to_numbered_san(&self.root, &p.pv)
         );
+    }
+
+    fn problem(&mut self, text: &str) {
+        eprintln!("warning: {text}");
     }
 }
 
@@ -218,6 +196,15 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), String> {
     let game = Game::from_uci(args.fen.as_deref(), &moves, false).map_err(|e| e.to_string())?;
     let mut engine = Engine::new(args.hash.max(1), args.threads.max(1));
     engine.options.multipv = args.multipv.max(1);
+    if let Some(paths) = &args.syzygy {
+        let tables = crate::search::syzygy::Tablebases::open(paths)?;
+        if tables.files() == 0 {
+            return Err(format!(
+                "--syzygy: no Syzygy tables (*.rtbw, *.rtbz) in '{paths}'"
+            ));
+        }
+        engine.tablebases = Some(tables);
+    }
     let time = match (args.depth, args.time) {
         (None, None) => Some(5.0),
         (_, t) => t,

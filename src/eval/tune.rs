@@ -76,21 +76,7 @@ fn sigmoid(x: f64) -> f64 {
 /// Reads `FEN;result;score` lines (result 1.0/0.5/0.0 from White's view, score in centipawns
 /// from White's view or empty). Lines that do not parse are counted and skipped.
 fn load(path: &Path, config: &TuneConfig, k: f64) -> Result<(Vec<Sample>, usize), String> {
-    let reader: Box<dyn BufRead> = if path.extension().is_some_and(|e| e == "xz") {
-        let child = std::process::Command::new("xz")
-            .arg("-dc")
-            .arg(path)
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot run xz to read {}: {e}", path.display()))?;
-        Box::new(std::io::BufReader::new(
-            child.stdout.ok_or("xz gave no output")?,
-        ))
-    } else {
-        Box::new(std::io::BufReader::new(
-            std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?,
-        ))
-    };
+    let reader = open_data(path)?;
     let mut samples = Vec::new();
     let mut skipped = 0;
     for line in reader.lines() {
@@ -122,6 +108,25 @@ fn load(path: &Path, config: &TuneConfig, k: f64) -> Result<(Vec<Sample>, usize)
         }
     }
     Ok((samples, skipped))
+}
+
+/// Opens a data file for reading by lines, through `xz -dc` when its name ends in `.xz`.
+pub fn open_data(path: &Path) -> Result<Box<dyn BufRead>, String> {
+    if path.extension().is_some_and(|e| e == "xz") {
+        let child = std::process::Command::new("xz")
+            .arg("-dc")
+            .arg(path)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot run xz to read {}: {e}", path.display()))?;
+        Ok(Box::new(std::io::BufReader::new(
+            child.stdout.ok_or("xz gave no output")?,
+        )))
+    } else {
+        Ok(Box::new(std::io::BufReader::new(
+            std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        )))
+    }
 }
 
 fn eval_sample(s: &Sample, w: &[[f64; 2]]) -> f64 {

@@ -11,8 +11,10 @@ pub mod correction;
 pub mod history;
 pub mod movepick;
 pub mod params;
+pub mod syzygy;
 pub mod time;
 pub mod tt;
+pub mod wdl;
 mod worker;
 
 use crate::rules::{Board, Game, Move};
@@ -116,6 +118,8 @@ pub struct Progress {
     pub hashfull: u32,
     /// The principal variation.
     pub pv: Vec<Move>,
+    /// Tablebase probes that answered so far (all threads).
+    pub tbhits: u64,
 }
 
 /// Receives search progress (the UCI layer prints it; `analyse` prints it in SAN).
@@ -127,6 +131,14 @@ pub trait Reporter {
     /// to stop and before they are joined, so that a GUI can have its move without waiting for
     /// threads a busy machine has not scheduled yet. By default nothing happens here.
     fn finished(&mut self, _result: &SearchResult) {}
+
+    /// The root move now being searched (`number` from 1), reported by the main thread once a
+    /// search has run for a second. By default nothing is shown.
+    fn current_move(&mut self, _depth: i32, _mv: Move, _number: usize) {}
+
+    /// Something went wrong that the search worked around (a tablebase that cannot be read).
+    /// By default nothing is shown.
+    fn problem(&mut self, _text: &str) {}
 }
 
 /// A reporter that ignores everything (bench, tests).
@@ -225,6 +237,8 @@ pub struct SearchOptions {
     pub contempt: i32,
     /// Give PIONEER's zone moves a move-ordering bonus near the root (`pioneer::guide`).
     pub pioneer_guide: bool,
+    /// How the endgame tablebases are probed.
+    pub syzygy: syzygy::ProbeSettings,
 }
 
 impl Default for SearchOptions {
@@ -234,6 +248,7 @@ impl Default for SearchOptions {
             move_overhead: 50,
             contempt: 0,
             pioneer_guide: false,
+            syzygy: syzygy::ProbeSettings::default(),
         }
     }
 }
@@ -245,6 +260,8 @@ pub struct Engine {
     node_counts: Vec<AtomicU64>,
     /// Search settings.
     pub options: SearchOptions,
+    /// The endgame tablebases (`SyzygyPath`), if any.
+    pub tablebases: Option<syzygy::Tablebases>,
 }
 
 impl Engine {
@@ -255,6 +272,7 @@ impl Engine {
             workers: Vec::new(),
             node_counts: Vec::new(),
             options: SearchOptions::default(),
+            tablebases: None,
         };
         engine.set_threads(threads);
         engine
@@ -324,24 +342,27 @@ impl Engine {
         for n in &self.node_counts {
             n.store(0, Ordering::Relaxed);
         }
+        let tb_hits = AtomicU64::new(0);
         let shared = Shared {
             tt: &self.tt,
             control,
             node_counts: &self.node_counts,
             node_limit: limits.nodes,
+            syzygy: self
+                .tablebases
+                .as_ref()
+                .and_then(|t| syzygy::Probe::new(t, self.options.syzygy)),
+            tb_hits: &tb_hits,
         };
+        let root_moves =
+            syzygy::restrict_root(shared.syzygy, &board, &limits.search_moves, reporter);
         let guide = if self.options.pioneer_guide {
             crate::pioneer::guide::Guide::new(&board)
         } else {
             crate::pioneer::guide::Guide::NONE
         };
         for w in &mut self.workers {
-            w.prepare(
-                &board,
-                game.keys(),
-                &limits.search_moves,
-                self.options.contempt,
-            );
+            w.prepare(&board, game.keys(), &root_moves, self.options.contempt);
             w.guide = guide;
         }
         if self.workers[0].root_moves.is_empty() {
@@ -418,7 +439,8 @@ fn iterate(
                     (-INFINITY, INFINITY)
                 };
             loop {
-                let score = worker.root_search(board, shared, depth, alpha, beta, pv_index);
+                let score =
+                    worker.root_search(board, shared, depth, alpha, beta, pv_index, reporter);
                 if worker.stopped() {
                     break;
                 }
@@ -548,6 +570,7 @@ fn report(
         time_ms: shared.control.time().elapsed().as_millis() as u64,
         hashfull: shared.tt.hashfull(),
         pv: line.pv.clone(),
+        tbhits: shared.tb_hits.load(Ordering::Relaxed),
     });
 }
 

@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 mod qsearch;
 mod root;
+mod tablebase;
 
 /// How often (in nodes) the stop conditions are checked.
 const CHECK_INTERVAL: u64 = 1024;
@@ -96,6 +97,10 @@ pub struct Shared<'a> {
     pub node_counts: &'a [AtomicU64],
     /// Node limit for the whole search.
     pub node_limit: Option<u64>,
+    /// The endgame tablebases, when `SyzygyPath` names some.
+    pub syzygy: Option<super::syzygy::Probe<'a>>,
+    /// Tablebase probes that answered, all threads together.
+    pub tb_hits: &'a AtomicU64,
 }
 
 fn lmr_table() -> Vec<[i32; 64]> {
@@ -329,6 +334,12 @@ impl Worker {
         if let Some(hit) = tt_hit.filter(|_| excluded.is_none()) {
             if !pv_node && hit.depth >= depth && hit.bound.settles(hit.score, alpha, beta) {
                 return hit.score;
+            }
+        }
+        // Step 4b. Endgame tablebases, after a capture or pawn move.
+        if excluded.is_none() {
+            if let Some(score) = self.probe_tablebases(board, shared, alpha, beta, depth, ply) {
+                return score;
             }
         }
 
