@@ -57,8 +57,8 @@ pub enum BookCommand {
         /// Where to write the Tropa book.
         #[arg(short, long)]
         output: PathBuf,
-        /// Follow the book this many plies from the start position.
-        #[arg(long, default_value_t = 12)]
+        /// Follow the book this many plies from the start position (default: every ply).
+        #[arg(long, default_value_t = 1000)]
         plies: u16,
         /// Stop growing the tree at this many nodes.
         #[arg(long, default_value_t = 2_000_000)]
@@ -264,13 +264,14 @@ pub fn run(command: BookCommand) -> Result<(), String> {
             }
             book.save(&output).map_err(|e| e.to_string())?;
             say!(
-                "{} entries: {} used, {} of weight 0 kept but never played, {} illegal, {} not reached within {plies} plies{}",
+                "{} entries: {} kept, {} of them of weight 0 (kept but never played); dropped: {} illegal, {} not reached from the start position within {plies} plies{}; {} positions reached again by another move order were expanded once",
                 report.entries,
                 report.used,
                 report.zero_weight,
                 report.illegal,
                 report.entries - report.used - report.illegal,
-                if report.truncated { " (node limit reached)" } else { "" }
+                if report.truncated { " (node limit reached: raise --max-nodes)" } else { "" },
+                report.transpositions
             );
             say!(
                 "{}; written to {}",

@@ -164,6 +164,10 @@ pub fn declared() -> Vec<OptionSpec> {
             },
         },
         OptionSpec {
+            name: "BookWeighted",
+            kind: Check { default: false },
+        },
+        OptionSpec {
             name: "UCI_ShowWDL",
             kind: Check { default: false },
         },
