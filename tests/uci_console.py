@@ -135,10 +135,44 @@ def t_console_commands():
     return "; ".join(notes)
 
 
+def t_strength():
+    """Skill Level and UCI_LimitStrength/UCI_Elo: declared, fewer nodes, a legal move."""
+    e = Raw()
+    e.send("uci")
+    _, _, seen = e.until("uciok")
+    for decl in ("option name Skill Level type spin default 20 min 0 max 20",
+                 "option name UCI_LimitStrength type check default false",
+                 "option name UCI_Elo type spin default 1500 min 1000 max 2500"):
+        check(decl in seen, f"not declared: {decl}")
+    e.send("setoption name OwnBook value false")
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    notes = []
+
+    def nodes_for(*options):
+        for o in options:
+            e.send(f"setoption name {o}")
+        e.send("ucinewgame")
+        e.position(board)
+        move, infos, _ = e.go("depth 7")
+        check(move in board.legal_moves, f"{options}: {move}")
+        return max(parse_info(l, None).get("nodes", 0) for l in infos)
+
+    full = nodes_for("Skill Level value 20")
+    weak = nodes_for("Skill Level value 0")
+    middle = nodes_for("Skill Level value 12")
+    elo = nodes_for("Skill Level value 20", "UCI_LimitStrength value true", "UCI_Elo value 1000")
+    off = nodes_for("UCI_LimitStrength value false")
+    # Level 12 searches four lines, so it may use more nodes than one full-strength line.
+    check(weak < middle and weak < full and elo < full and off == full, f"nodes {weak} {middle} {full} {elo} {off}")
+    notes.append(f"depth 7 nodes: skill 0 {weak}, skill 12 {middle}, full {full}, Elo 1000 {elo}")
+    e.close()
+    return "; ".join(notes)
+
+
 def main():
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
-    u.SECTIONS = {"console": [t_show_wdl, t_currmove, t_console_commands]}
+    u.SECTIONS = {"console": [t_show_wdl, t_currmove, t_console_commands, t_strength]}
     sys.argv = [sys.argv[0], sys.argv[1], "console"]
     u.main()
 

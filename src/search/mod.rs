@@ -11,6 +11,7 @@ pub mod correction;
 pub mod history;
 pub mod movepick;
 pub mod params;
+pub mod strength;
 pub mod syzygy;
 pub mod time;
 pub mod tt;
@@ -239,6 +240,8 @@ pub struct SearchOptions {
     pub pioneer_guide: bool,
     /// How the endgame tablebases are probed.
     pub syzygy: syzygy::ProbeSettings,
+    /// `Skill Level`, `UCI_LimitStrength`, `UCI_Elo`.
+    pub strength: strength::StrengthSettings,
 }
 
 impl Default for SearchOptions {
@@ -249,6 +252,7 @@ impl Default for SearchOptions {
             contempt: 0,
             pioneer_guide: false,
             syzygy: syzygy::ProbeSettings::default(),
+            strength: strength::StrengthSettings::default(),
         }
     }
 }
@@ -322,6 +326,10 @@ impl Engine {
         reporter: &mut dyn Reporter,
     ) -> SearchResult {
         let start = Instant::now();
+        // Below full strength: fewer nodes, several lines, a choice among them (`strength`).
+        let level = self.options.strength.level();
+        let weakened = level.map(|l| strength::weaken(limits, &self.options, l));
+        let limits = weakened.as_ref().map_or(limits, |(l, _)| l);
         let board = game.board().clone();
         let tm = if let Some(ms) = limits.movetime {
             TimeManager::fixed(start, ms, self.options.move_overhead)
@@ -377,7 +385,9 @@ impl Engine {
             reporter.finished(&result);
             return result;
         }
-        let options = self.options.clone();
+        let options = weakened
+            .as_ref()
+            .map_or_else(|| self.options.clone(), |(_, o)| o.clone());
         let (main, helpers) = self.workers.split_first_mut().expect("at least one worker");
         std::thread::scope(|scope| {
             for helper in helpers.iter_mut() {
@@ -386,7 +396,11 @@ impl Engine {
                 let options = &options;
                 scope.spawn(move || iterate(helper, board, shared, limits, options, &mut Silent));
             }
-            let result = iterate(main, &board, &shared, limits, &options, reporter);
+            let mut result = iterate(main, &board, &shared, limits, &options, reporter);
+            if let Some(level) = level {
+                let seed = start.elapsed().as_nanos() as u64 ^ board.hash();
+                strength::pick(&mut result, &main.root_moves, level, seed);
+            }
             control.stop();
             reporter.finished(&result);
             result

@@ -224,6 +224,9 @@ impl Uci {
             ("MultiPV", OptionValue::Int(n)) => engine.options.multipv = n as usize,
             ("Move Overhead", OptionValue::Int(ms)) => engine.options.move_overhead = ms as u64,
             ("Contempt", OptionValue::Int(cp)) => engine.options.contempt = cp as i32,
+            ("Skill Level", OptionValue::Int(level)) => engine.options.strength.skill = level,
+            ("UCI_LimitStrength", OptionValue::Bool(on)) => engine.options.strength.limit = on,
+            ("UCI_Elo", OptionValue::Int(elo)) => engine.options.strength.elo = elo,
             ("Clear Hash", _) => engine.clear(),
             ("UCI_Chess960", OptionValue::Bool(on)) => {
                 drop(engine);

@@ -168,6 +168,26 @@ pub fn declared() -> Vec<OptionSpec> {
             kind: Check { default: false },
         },
         OptionSpec {
+            name: "Skill Level",
+            kind: Spin {
+                default: 20,
+                min: 0,
+                max: 20,
+            },
+        },
+        OptionSpec {
+            name: "UCI_LimitStrength",
+            kind: Check { default: false },
+        },
+        OptionSpec {
+            name: "UCI_Elo",
+            kind: Spin {
+                default: 1500,
+                min: 1000,
+                max: 2500,
+            },
+        },
+        OptionSpec {
             name: "UCI_ShowWDL",
             kind: Check { default: false },
         },
