@@ -19,8 +19,9 @@ fn text(out: &Output) -> String {
     )
 }
 
-fn temp_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tropa-book-cli-{}", std::process::id()));
+/// A scratch folder of one test (the tests run in parallel, so each has its own).
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tropa-book-cli-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -52,7 +53,7 @@ const GAMES: &str = r#"[White "A"]
 
 #[test]
 fn build_show_and_polyglot_round_trip() {
-    let dir = temp_dir();
+    let dir = temp_dir("round-trip");
     let pgn = dir.join("games.pgn");
     std::fs::write(&pgn, GAMES).unwrap();
     let book = dir.join("small.tbk");
@@ -124,7 +125,7 @@ fn build_show_and_polyglot_round_trip() {
 
 #[test]
 fn bad_input_fails_with_the_file_named() {
-    let dir = temp_dir().join("bad");
+    let dir = temp_dir("bad");
     std::fs::create_dir_all(&dir).unwrap();
     let broken = dir.join("broken.tbk");
     let bytes = tropa(&[

@@ -158,10 +158,71 @@ def t_book_files():
     return "errors: " + " | ".join(notes)
 
 
+def polyglot_entry(board, uci, weight):
+    """One 16-byte Polyglot entry (key, move, weight, learn), big-endian."""
+    import chess.polyglot
+    move = chess.Move.from_uci(uci)
+    raw = (chess.square_file(move.to_square) | chess.square_rank(move.to_square) << 3
+           | chess.square_file(move.from_square) << 6 | chess.square_rank(move.from_square) << 9
+           | ({None: 0, chess.KNIGHT: 1, chess.BISHOP: 2, chess.ROOK: 3, chess.QUEEN: 4}[move.promotion] << 12))
+    key = chess.polyglot.zobrist_hash(board)
+    return key.to_bytes(8, "big") + raw.to_bytes(2, "big") + weight.to_bytes(2, "big") + bytes(4)
+
+
+def t_polyglot_book():
+    """A Polyglot `.bin` as BookFile: probed in place, moves drawn by weight (the weights of
+    Debian's gnuchess book at the start: 1.e4 12,135, 1.g4 4), BookDepth respected, and the
+    answer checked against python-chess's own reader."""
+    import chess.polyglot
+    start = chess.Board()
+    after_e4 = chess.Board()
+    after_e4.push_uci("e2e4")
+    weights = {"e2e4": 12135, "d2d4": 6000, "g1f3": 2000, "g2g4": 4, "h2h4": 0}
+    entries = [polyglot_entry(start, m, w) for m, w in weights.items()]
+    entries += [polyglot_entry(after_e4, "c7c5", 30), polyglot_entry(after_e4, "e7e5", 10)]
+    notes = []
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "book.bin")
+        with open(path, "wb") as f:
+            f.write(b"".join(sorted(entries)))
+        with chess.polyglot.open_reader(path) as reader:
+            check({e.move.uci(): e.weight for e in reader.find_all(start)} == {m: w for m, w in weights.items() if w},
+                  "the test book does not read back in python-chess")
+        e = Raw()
+        e.send(f"setoption name BookFile value {path}")
+        e.send("setoption name BookSeed value 12345")
+        seen = e.sync()
+        check(any("Polyglot, 7 entries" in l for l in seen), f"no Polyglot load line: {seen}")
+        counts = {}
+        probes = 400
+        for _ in range(probes):
+            e.position(start)
+            move, infos, took = e.go(CLOCK)
+            check(any("Polyglot book" in s for s in strings(infos)) and not searched(infos), f"not from the book: {infos}")
+            counts[move.uci()] = counts.get(move.uci(), 0) + 1
+        total = sum(w for w in weights.values())
+        for m in ("e2e4", "d2d4", "g1f3"):
+            share, expected = counts.get(m, 0) / probes, weights[m] / total
+            check(abs(share - expected) < 0.08, f"{m}: {share:.3f} of the probes, weight share {expected:.3f}")
+        check(counts.get("g2g4", 0) <= 3 and "h2h4" not in counts, f"rare or zero-weight moves played: {counts}")
+        notes.append(f"{probes} probes: {dict(sorted(counts.items(), key=lambda kv: -kv[1]))}")
+        # Black's reply from the book too (any starting position its keys cover).
+        e.position(after_e4)
+        move, infos, _ = e.go(CLOCK)
+        check(move.uci() in ("c7c5", "e7e5") and not searched(infos), f"after 1.e4: {move}")
+        # BookDepth 1: after one ply the search takes over.
+        e.send("setoption name BookDepth value 1")
+        e.position(start, ["e2e4"])
+        move, infos, _ = e.go("depth 3")
+        check(searched(infos), "BookDepth 1 still answered from the book at ply 1")
+        e.close()
+    return "; ".join(notes)
+
+
 def main():
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
-    u.SECTIONS = {"book": [t_book_play, t_book_analysis, t_book_files]}
+    u.SECTIONS = {"book": [t_book_play, t_book_analysis, t_book_files, t_polyglot_book]}
     sys.argv = [sys.argv[0], sys.argv[1], "book"]
     u.main()
 

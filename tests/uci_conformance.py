@@ -82,6 +82,14 @@ def parse_info(line, board):
             if i < len(words) and words[i] in ("lowerbound", "upperbound"):
                 out["bound"] = words[i]
                 i += 1
+        elif w == "wdl":
+            try:
+                out["wdl"] = tuple(int(x) for x in words[i + 1:i + 4])
+            except ValueError:
+                raise Failure(f"bad wdl: {line!r}")
+            check(len(out["wdl"]) == 3 and min(out["wdl"]) >= 0 and sum(out["wdl"]) == 1000,
+                  f"wdl must be three permille values summing to 1000: {line!r}")
+            i += 4
         elif w == "currmove":
             check(i + 1 < len(words), f"currmove without move: {line!r}")
             if board is not None:

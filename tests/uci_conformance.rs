@@ -56,3 +56,14 @@ fn uci_bad_input() {
 fn uci_book() {
     run_script("uci_book.py", &[]);
 }
+
+/// Needs the Syzygy tables in ../shared/data/syzygy.
+#[test]
+fn uci_syzygy() {
+    run_script("uci_syzygy.py", &[]);
+}
+
+#[test]
+fn uci_console_and_gui_info() {
+    run_script("uci_console.py", &[]);
+}

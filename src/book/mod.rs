@@ -17,6 +17,7 @@ pub mod format;
 pub mod learn;
 pub mod pgn;
 pub mod polyglot;
+pub mod polyglot_book;
 pub mod probe;
 pub mod rating;
 pub mod show;

@@ -6,8 +6,10 @@
 //! looking it up among the replies of the previous one (SON, then BRAT after BRAT) — the seed's
 //! procedures E, F, H and K. It needs the game to start from the standard position; an opening
 //! move outside the trees (as Black: 1.b3 when the trees are 1.e4, 1.d4, 1.c4, 1.g3, 1.Nf3)
-//! finds no reply and hands over at once. The random choice is uniform (procedure J), from a
-//! small generator seeded from the clock unless a seed is given.
+//! finds no reply and hands over at once. The random choice is uniform (procedure J), or in
+//! proportion to the replies' games when asked (`BookWeighted`) and always for a book imported
+//! from Polyglot, whose counts are the Polyglot weights; from a small generator seeded from the
+//! clock unless a seed is given.
 
 use super::code::{MoveCode, Rating};
 use super::tree::{Book, ROOT};
@@ -157,8 +159,21 @@ pub struct BookChoice {
 }
 
 /// The engine's book move in the game's position (procedures G, I, J, L), or `None` when the
-/// search must take over: out of book, end of the variation, or deeper than `max_plies`.
+/// search must take over: out of book, end of the variation, or deeper than `max_plies`. The
+/// choice among the best is uniform, or weighted for a book imported from Polyglot.
 pub fn choose(book: &Book, game: &Game, max_plies: usize, rng: &mut Rng) -> Option<BookChoice> {
+    choose_by(book, game, max_plies, rng, book.counts_are_weights())
+}
+
+/// As `choose`; with `weighted`, the replies sharing the best rating are drawn in proportion
+/// to their games (uniformly when they have none).
+pub fn choose_by(
+    book: &Book,
+    game: &Game,
+    max_plies: usize,
+    rng: &mut Rng,
+    weighted: bool,
+) -> Option<BookChoice> {
     if game.moves().len() >= max_plies {
         return None;
     }
@@ -169,14 +184,24 @@ pub fn choose(book: &Book, game: &Game, max_plies: usize, rng: &mut Rng) -> Opti
         Color::White => book.counted_replies(node).map(best).max()?,
         Color::Black => book.counted_replies(node).map(best).min()?,
     };
-    let tied = book
+    let tied: Vec<u32> = book
         .counted_replies(node)
         .filter(|&c| book.rating(c) == rating)
-        .count();
-    let pick = book
-        .counted_replies(node)
-        .filter(|&c| book.rating(c) == rating)
-        .nth(rng.below(tied))?;
+        .collect();
+    let total: u64 = tied.iter().map(|&c| u64::from(book.games(c))).sum();
+    let pick = if weighted && total > 0 {
+        let mut ticket = rng.next_u64() % total;
+        *tied.iter().find(|&&c| {
+            let games = u64::from(book.games(c));
+            if ticket < games {
+                return true;
+            }
+            ticket -= games;
+            false
+        })?
+    } else {
+        *tied.get(rng.below(tied.len()))?
+    };
     let mv = book.mv(pick);
     if !game.board().is_legal(mv) {
         return None;
@@ -185,7 +210,7 @@ pub fn choose(book: &Book, game: &Game, max_plies: usize, rng: &mut Rng) -> Opti
         mv,
         node: pick,
         rating,
-        tied,
+        tied: tied.len(),
         replies: book.replies(node).count(),
     })
 }
@@ -238,6 +263,32 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(picks(3), picks(3));
+    }
+
+    /// `BookWeighted`: replies that tie on rating come in proportion to their games.
+    #[test]
+    fn weighted_choice_follows_the_games() {
+        let mut book = book();
+        let c5 = locate(&book, &game("e2e4 c7c5")).unwrap();
+        let e5 = locate(&book, &game("e2e4 e7e5")).unwrap();
+        book.add_games(c5, 300, 300);
+        book.add_games(e5, 100, 100);
+        let mut rng = Rng::seeded(11);
+        let draws = 20_000;
+        let c5_share = (0..draws)
+            .filter(|_| {
+                let c = choose_by(&book, &game("e2e4"), 12, &mut rng, true).unwrap();
+                c.node == c5
+            })
+            .count() as f64
+            / draws as f64;
+        assert!((c5_share - 0.75).abs() < 0.02, "{c5_share}");
+        // Unweighted, the same book gives them equal chances.
+        let c5_uniform = (0..draws)
+            .filter(|_| choose(&book, &game("e2e4"), 12, &mut rng).unwrap().node == c5)
+            .count() as f64
+            / draws as f64;
+        assert!((c5_uniform - 0.5).abs() < 0.02, "{c5_uniform}");
     }
 
     #[test]

@@ -77,8 +77,8 @@ pub struct ImportArgs {
     /// Where to write the Tropa book.
     #[arg(short, long)]
     output: PathBuf,
-    /// Follow the book this many plies from the start position.
-    #[arg(long, default_value_t = 12, value_parser = args::plies())]
+    /// Follow the book this many plies from the start position (default: every ply).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1000))]
     plies: u32,
     /// Stop growing the tree at this many nodes.
     #[arg(long, default_value_t = 2_000_000, value_parser = args::count::<usize>())]
@@ -268,13 +268,18 @@ fn import_polyglot(a: ImportArgs) -> Result<(), String> {
     }
     book.save(&a.output).map_err(|e| e.to_string())?;
     say!(
-        "{} entries: {} used, {} of weight 0 kept but never played, {} illegal, {} not reached within {plies} plies{}",
+        "{} entries: {} kept, {} of them of weight 0 (kept but never played); dropped: {} illegal, {} not reached from the start position within {plies} plies{}; {} positions reached again by another move order were expanded once",
         report.entries,
         report.used,
         report.zero_weight,
         report.illegal,
         report.entries - report.used - report.illegal,
-        if report.truncated { " (node limit reached)" } else { "" }
+        if report.truncated {
+            " (node limit reached: raise --max-nodes)"
+        } else {
+            ""
+        },
+        report.transpositions
     );
     say!(
         "{}; written to {}",

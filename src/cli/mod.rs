@@ -27,6 +27,7 @@ mod pioneer;
 mod play;
 mod play_view;
 mod tools;
+mod wdl_fit;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -117,6 +118,9 @@ pub enum Command {
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 64, value_parser = args::hash_mb())]
         hash: usize,
+        /// Syzygy tablebase folders, separated by ':' (as the UCI option SyzygyPath).
+        #[arg(long)]
+        syzygy: Option<String>,
     },
     /// PIONEER: the zones of play of a position explained as plans (seed 004).
     Plan {
@@ -257,6 +261,18 @@ pub enum Command {
         #[arg(short, long)]
         output: PathBuf,
     },
+    /// Fit the win/draw/loss model of UCI_ShowWDL to game results; prints the parameters.
+    FitWdl {
+        /// Positions, one "FEN;result[;score]" per line (plain or .xz).
+        #[arg(long)]
+        data: PathBuf,
+        /// Use at most this many positions (0 = all).
+        #[arg(long, default_value_t = 0)]
+        limit: usize,
+        /// Adam iterations over the whole data.
+        #[arg(long, default_value_t = 400)]
+        iterations: usize,
+    },
 }
 
 /// The limits of a search per position: one of seconds, nodes or depth; one second by default.
@@ -314,6 +330,7 @@ pub fn main() -> i32 {
             multipv,
             threads,
             hash,
+            syzygy,
         }) => tools::analyse(&tools::AnalyseArgs {
             fen,
             moves,
@@ -322,6 +339,7 @@ pub fn main() -> i32 {
             multipv,
             threads,
             hash,
+            syzygy,
         }),
         Some(Command::Plan {
             fen,
@@ -409,6 +427,16 @@ pub fn main() -> i32 {
             limit,
             output,
         }) => tools::tune(&data, epochs, learning_rate, result_weight, limit, &output),
+        Some(Command::FitWdl {
+            data,
+            limit,
+            iterations,
+        }) => wdl_fit::fit(&data, limit, iterations, |line| eprintln!("{line}")).map(|m| {
+            println!(
+                "a: [{:.1}, {:.1}], b: [{:.1}, {:.1}]",
+                m.a[0], m.a[1], m.b[0], m.b[1]
+            )
+        }),
     };
     match result {
         Ok(()) => 0,

@@ -2,7 +2,7 @@
 
 use crate::bound::Bound;
 use crate::cli::ending::ending;
-use crate::eval::{explain, params::Tapered, tune, PHASE_MAX};
+use crate::eval::tune;
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::perft::{divide, parse_suite_line, perft as count};
 use crate::rules::{parse_fen, Game, START_FEN};
@@ -128,46 +128,9 @@ pub fn perft_suite(
 /// `tropa eval`: every term for both sides.
 pub fn eval(fen: Option<&str>) -> Result<(), String> {
     let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
-    let e = explain(&board);
-    let blend = |s: Tapered| crate::eval::taper(s, e.phase, crate::eval::SCALE_NORMAL);
-    say!(
-        "{:32} {:>15} {:>15} {:>8}",
-        "term",
-        "white (mg eg)",
-        "black (mg eg)",
-        "net"
-    );
-    for t in &e.terms {
-        say!(
-            "{:32} {:>7} {:>7} {:>7} {:>7} {:>8}",
-            t.name,
-            t.white.mg,
-            t.white.eg,
-            t.black.mg,
-            t.black.eg,
-            blend(t.white) - blend(t.black)
-        );
+    for line in crate::eval::report(&board) {
+        say!("{line}");
     }
-    say!(
-        "phase {}/{PHASE_MAX}, endgame scale {}/{}, mop-up {}",
-        e.phase,
-        e.scale,
-        crate::eval::SCALE_NORMAL,
-        e.mop_up
-    );
-    if e.insufficient_material {
-        say!("draw: insufficient material");
-    }
-    let stm = if board.side_to_move() == crate::rules::Color::White {
-        e.white_score
-    } else {
-        -e.white_score
-    };
-    say!(
-        "total {} (White's view), {} for the side to move",
-        e.white_score,
-        stm
-    );
     Ok(())
 }
 
@@ -187,6 +150,8 @@ pub struct AnalyseArgs {
     pub threads: usize,
     /// Hash in MB.
     pub hash: usize,
+    /// Syzygy tablebase folders.
+    pub syzygy: Option<String>,
 }
 
 struct SanReporter {
@@ -209,8 +174,13 @@ impl Reporter for SanReporter {
         } else {
             String::new()
         };
+        let tbhits = if p.tbhits > 0 {
+            format!(" {:>8} tbhits", p.tbhits)
+        } else {
+            String::new()
+        };
         say!(
-            "depth {:2}/{:<2}{line} {:>7}{bound}  {:>10} nodes {:>7} ms  {}",
+            "depth {:2}/{:<2}{line} {:>7}{bound}  {:>10} nodes{tbhits} {:>7} ms  {}",
             p.depth,
             p.seldepth,
             score,
@@ -218,6 +188,10 @@ impl Reporter for SanReporter {
             p.time_ms,
             line_to_numbered_san(&self.root, &p.pv)
         );
+    }
+
+    fn problem(&mut self, text: &str) {
+        eprintln!("warning: {text}");
     }
 }
 
@@ -234,6 +208,15 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), String> {
     let mut engine = Engine::new(args.hash, args.threads);
     engine.options.multipv = args.multipv;
     engine.options.move_overhead = 0;
+    if let Some(paths) = &args.syzygy {
+        let tables = crate::search::syzygy::Tablebases::open(paths)?;
+        if tables.files() == 0 {
+            return Err(format!(
+                "--syzygy: no Syzygy tables (*.rtbw, *.rtbz) in '{paths}'"
+            ));
+        }
+        engine.tablebases = Some(tables);
+    }
     let time = match (args.depth, args.time) {
         (None, None) => Some(5.0),
         (_, t) => t,

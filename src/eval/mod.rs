@@ -175,6 +175,44 @@ pub fn explain(board: &Board) -> Explanation {
     }
 }
 
+/// The breakdown of `explain` as text lines (`tropa eval`, UCI `eval`).
+pub fn report(board: &Board) -> Vec<String> {
+    let e = explain(board);
+    let blend = |s: Tapered| taper(s, e.phase, SCALE_NORMAL);
+    let mut lines = vec![format!(
+        "{:32} {:>15} {:>15} {:>8}",
+        "term", "white (mg eg)", "black (mg eg)", "net"
+    )];
+    for t in &e.terms {
+        lines.push(format!(
+            "{:32} {:>7} {:>7} {:>7} {:>7} {:>8}",
+            t.name,
+            t.white.mg,
+            t.white.eg,
+            t.black.mg,
+            t.black.eg,
+            blend(t.white) - blend(t.black)
+        ));
+    }
+    lines.push(format!(
+        "phase {}/{PHASE_MAX}, endgame scale {}/{SCALE_NORMAL}, mop-up {}",
+        e.phase, e.scale, e.mop_up
+    ));
+    if e.insufficient_material {
+        lines.push("draw: insufficient material".into());
+    }
+    let stm = if board.side_to_move() == Color::White {
+        e.white_score
+    } else {
+        -e.white_score
+    };
+    lines.push(format!(
+        "total {} (White's view), {} for the side to move",
+        e.white_score, stm
+    ));
+    lines
+}
+
 const _: () = assert!(WEIGHTS.len() == COUNT);
 
 #[cfg(test)]

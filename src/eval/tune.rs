@@ -76,15 +76,7 @@ fn sigmoid(x: f64) -> f64 {
 /// Reads `FEN;result;score` lines (result 1.0/0.5/0.0 from White's view, score in centipawns
 /// from White's view or empty). Lines that do not parse are counted and skipped.
 fn load(path: &Path, config: &TuneConfig, k: f64) -> Result<(Vec<Sample>, usize), String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    // `.xz` is decompressed in-process (liblzma), so no `xz` program needs to be installed.
-    let reader: Box<dyn BufRead> = if path.extension().is_some_and(|e| e == "xz") {
-        Box::new(std::io::BufReader::new(
-            liblzma::read::XzDecoder::new_multi_decoder(file),
-        ))
-    } else {
-        Box::new(std::io::BufReader::new(file))
-    };
+    let reader = open_data(path)?;
     let mut samples = Vec::new();
     let mut skipped = 0;
     for line in reader.lines() {
@@ -116,6 +108,19 @@ fn load(path: &Path, config: &TuneConfig, k: f64) -> Result<(Vec<Sample>, usize)
         }
     }
     Ok((samples, skipped))
+}
+
+/// Opens a data file for reading by lines; `.xz` is decompressed in-process (liblzma), so no
+/// `xz` program needs to be installed.
+pub fn open_data(path: &Path) -> Result<Box<dyn BufRead>, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(if path.extension().is_some_and(|e| e == "xz") {
+        Box::new(std::io::BufReader::new(
+            liblzma::read::XzDecoder::new_multi_decoder(file),
+        ))
+    } else {
+        Box::new(std::io::BufReader::new(file))
+    })
 }
 
 /// A sample evaluated under some weights, with the two factors its gradient needs.

@@ -110,7 +110,7 @@ fn aspiration_search(
         (-INFINITY, INFINITY)
     };
     loop {
-        let score = worker.root_search(board, shared, depth, alpha, beta, pv_index);
+        let score = worker.root_search(board, shared, depth, alpha, beta, pv_index, reporter);
         if worker.stopped() {
             return;
         }
@@ -237,5 +237,6 @@ fn report(
         time_ms: shared.control.time().elapsed().as_millis() as u64,
         hashfull: shared.tt.hashfull(),
         pv: line.pv.clone(),
+        tbhits: shared.tb_hits.load(Ordering::Relaxed),
     });
 }

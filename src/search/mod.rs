@@ -13,8 +13,11 @@ pub mod history;
 mod iterate;
 pub mod movepick;
 pub mod params;
+pub mod strength;
+pub mod syzygy;
 pub mod time;
 pub mod tt;
+pub mod wdl;
 mod worker;
 
 use crate::bound::Bound;
@@ -112,6 +115,8 @@ pub struct Progress {
     pub hashfull: u32,
     /// The principal variation.
     pub pv: Vec<Move>,
+    /// Tablebase probes that answered so far (all threads).
+    pub tbhits: u64,
 }
 
 /// Receives search progress (the UCI layer prints it; `analyse` prints it in SAN).
@@ -123,6 +128,14 @@ pub trait Reporter {
     /// to stop and before they are joined, so that a GUI can have its move without waiting for
     /// threads a busy machine has not scheduled yet. By default nothing happens here.
     fn finished(&mut self, _result: &SearchResult) {}
+
+    /// The root move now being searched (`number` from 1), reported by the main thread once a
+    /// search has run for a second. By default nothing is shown.
+    fn current_move(&mut self, _depth: i32, _mv: Move, _number: usize) {}
+
+    /// Something went wrong that the search worked around (a tablebase that cannot be read).
+    /// By default nothing is shown.
+    fn problem(&mut self, _text: &str) {}
 }
 
 /// A reporter that ignores everything (bench, tests).
@@ -219,6 +232,10 @@ pub struct SearchOptions {
     pub move_overhead: u64,
     /// Draw score bias in centipawns (positive: avoid draws).
     pub contempt: i32,
+    /// How the endgame tablebases are probed.
+    pub syzygy: syzygy::ProbeSettings,
+    /// `Skill Level`, `UCI_LimitStrength`, `UCI_Elo`.
+    pub strength: strength::StrengthSettings,
 }
 
 impl Default for SearchOptions {
@@ -227,6 +244,8 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead: 50,
             contempt: 0,
+            syzygy: syzygy::ProbeSettings::default(),
+            strength: strength::StrengthSettings::default(),
         }
     }
 }
@@ -238,6 +257,8 @@ pub struct Engine {
     node_counts: Vec<AtomicU64>,
     /// Search settings.
     pub options: SearchOptions,
+    /// The endgame tablebases (`SyzygyPath`), if any.
+    pub tablebases: Option<syzygy::Tablebases>,
 }
 
 impl Engine {
@@ -248,6 +269,7 @@ impl Engine {
             workers: Vec::new(),
             node_counts: Vec::new(),
             options: SearchOptions::default(),
+            tablebases: None,
         };
         engine.set_threads(threads);
         engine
@@ -297,6 +319,10 @@ impl Engine {
         reporter: &mut dyn Reporter,
     ) -> SearchResult {
         let start = Instant::now();
+        // Below full strength: fewer nodes, several lines, a choice among them (`strength`).
+        let level = self.options.strength.level();
+        let weakened = level.map(|l| strength::weaken(limits, &self.options, l));
+        let limits = weakened.as_ref().map_or(limits, |(l, _)| l);
         let board = game.board().clone();
         let tm = if let Some(ms) = limits.movetime {
             TimeManager::fixed(start, ms, self.options.move_overhead)
@@ -317,19 +343,22 @@ impl Engine {
         for n in &self.node_counts {
             n.store(0, Ordering::Relaxed);
         }
+        let tb_hits = AtomicU64::new(0);
         let shared = Shared {
             tt: &self.tt,
             control,
             node_counts: &self.node_counts,
             node_limit: limits.nodes,
+            syzygy: self
+                .tablebases
+                .as_ref()
+                .and_then(|t| syzygy::Probe::new(t, self.options.syzygy)),
+            tb_hits: &tb_hits,
         };
+        let root_moves =
+            syzygy::restrict_root(shared.syzygy, &board, &limits.search_moves, reporter);
         for w in &mut self.workers {
-            w.prepare(
-                &board,
-                game.keys(),
-                &limits.search_moves,
-                self.options.contempt,
-            );
+            w.prepare(&board, game.keys(), &root_moves, self.options.contempt);
             w.guide = limits.guide;
         }
         if self.workers[0].root_moves.is_empty() {
@@ -344,7 +373,9 @@ impl Engine {
             reporter.finished(&result);
             return result;
         }
-        let options = self.options.clone();
+        let options = weakened
+            .as_ref()
+            .map_or_else(|| self.options.clone(), |(_, o)| o.clone());
         let (main, helpers) = self.workers.split_first_mut().expect("at least one worker");
         std::thread::scope(|scope| {
             for helper in helpers.iter_mut() {
@@ -353,7 +384,11 @@ impl Engine {
                 let options = &options;
                 scope.spawn(move || iterate(helper, board, shared, limits, options, &mut Silent));
             }
-            let result = iterate(main, &board, &shared, limits, &options, reporter);
+            let mut result = iterate(main, &board, &shared, limits, &options, reporter);
+            if let Some(level) = level {
+                let seed = start.elapsed().as_nanos() as u64 ^ board.hash();
+                strength::pick(&mut result, &main.root_moves, level, seed);
+            }
             control.stop();
             reporter.finished(&result);
             result

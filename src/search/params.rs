@@ -10,6 +10,10 @@ pub const ASPIRATION_MAX_DELTA: i32 = 1000;
 /// short searches do not flood the GUI.
 pub const ASPIRATION_REPORT_AFTER_MS: u64 = 1000;
 
+/// The main thread reports each root move it starts (`currmove`) once the search has run this
+/// many milliseconds: earlier, the lines would only flood the GUI.
+pub const CURRMOVE_AFTER_MS: u128 = 1000;
+
 /// Lazy SMP: a helper thread skips the depths where (depth + thread index) is a multiple of
 /// this, so the threads do not search the same tree in lockstep.
 pub const HELPER_SKIP_PERIOD: i32 = 3;

@@ -189,3 +189,49 @@ fn threefold_repetition_from_game_history() {
     assert_eq!(r.best.unwrap().to_string(), "c6b8");
     assert_eq!(r.score, 0);
 }
+
+/// Below full strength the engine searches fewer nodes and varies its choice among close moves,
+/// but does not give a queen away; at level 20 it is unchanged.
+#[test]
+fn skill_levels_weaken_by_sight_and_choice() {
+    let run = |fen: &str, skill: i64| {
+        let game = Game::from_uci(Some(fen), &[], false).unwrap();
+        let mut engine = Engine::new(8, 1);
+        engine.options.strength.skill = skill;
+        engine.search(
+            &game,
+            &Limits {
+                depth: Some(6),
+                ..Default::default()
+            },
+            &SearchControl::new(),
+            &mut Silent,
+        )
+    };
+    let start = crate::rules::START_FEN;
+    let full = run(start, 20);
+    assert_eq!(
+        full.nodes,
+        run(start, 20).nodes,
+        "level 20 is the normal search"
+    );
+    let weak: Vec<SearchResult> = (0..12).map(|_| run(start, 0)).collect();
+    assert!(weak
+        .iter()
+        .all(|r| r.nodes < full.nodes && r.nodes <= 1000 + 2048));
+    let distinct: std::collections::HashSet<_> = weak.iter().map(|r| r.best).collect();
+    assert!(
+        distinct.len() > 1,
+        "level 0 always plays {:?}",
+        weak[0].best
+    );
+    // A queen en prise is taken (level 0, at 1.2 pawns of temperature, would leave it about
+    // once in 500 moves).
+    let queen = "rnb1kbnr/pppp1ppp/8/4p1q1/3P4/2N5/PPP1PPPP/R1BQKBNR w KQkq - 0 1";
+    for skill in [5, 10, 15] {
+        for _ in 0..5 {
+            let best = run(queen, skill).best.unwrap().to_string();
+            assert_eq!(best, "c1g5", "skill {skill}");
+        }
+    }
+}

@@ -24,6 +24,7 @@ mod negamax;
 mod pruning;
 mod qsearch;
 mod root;
+mod tablebase;
 
 /// How often (in nodes) the stop conditions are checked.
 const CHECK_INTERVAL: u64 = 1024;
@@ -98,6 +99,10 @@ pub struct Shared<'a> {
     pub node_counts: &'a [AtomicU64],
     /// Node limit for the whole search.
     pub node_limit: Option<u64>,
+    /// The endgame tablebases, when `SyzygyPath` names some.
+    pub syzygy: Option<super::syzygy::Probe<'a>>,
+    /// Tablebase probes that answered, all threads together.
+    pub tb_hits: &'a AtomicU64,
 }
 
 fn lmr_table() -> Vec<[i32; 64]> {

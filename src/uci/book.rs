@@ -11,6 +11,12 @@
 //! forms, the clock, `movetime`, `depth` and `nodes` included, are moves in a game and use the
 //! book.
 //!
+//! `BookFile` may also name a Polyglot book (`.bin`, e.g. Debian's
+//! `/usr/share/games/gnuchess/book.bin`): it is probed in place (`book::polyglot_book`), its
+//! moves drawn in proportion to their weights within `BookDepth` plies, from any position its
+//! keys cover; it is never written, so learning does not apply to it. `BookWeighted` makes the
+//! choice among a Tropa book's best replies follow their games as well.
+//!
 //! A game ends at `ucinewgame`, at a `position` that does not continue the previous one, and at
 //! `quit` (or the end of input). With `BookLearning` on and a `BookFile` set, its line and inferred
 //! result (see `book::learn`) go into the book, which is then written atomically. A book file that
@@ -21,7 +27,8 @@
 use super::options::OptionValue;
 use super::Output;
 use crate::book::learn::{infer, learn, EngineMove};
-use crate::book::probe::{choose, starts_from_standard, Rng};
+use crate::book::polyglot_book::PolyglotBook;
+use crate::book::probe::{choose_by, starts_from_standard, Rng};
 use crate::book::rating::rating_symbol;
 use crate::book::{builtin, Book};
 use crate::rules::notation::move_to_uci;
@@ -31,12 +38,13 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 /// The option names this module handles.
-pub const OPTIONS: [&str; 6] = [
+pub const OPTIONS: [&str; 7] = [
     "OwnBook",
     "BookFile",
     "BookDepth",
     "BookLearning",
     "BookSeed",
+    "BookWeighted",
     "UCI_AnalyseMode",
 ];
 
@@ -50,7 +58,11 @@ pub struct BookSession {
     file: String,
     depth: usize,
     learning: bool,
+    /// `BookWeighted`: a Tropa book's tied best replies drawn in proportion to their games.
+    weighted: bool,
     book: Option<Book>,
+    /// A Polyglot `BookFile`, probed in place (then `book` is `None`).
+    polyglot: Option<PolyglotBook>,
     name: String,
     write_to: Option<PathBuf>,
     rng: Rng,
@@ -67,7 +79,9 @@ impl BookSession {
             file: String::new(),
             depth: 12,
             learning: false,
+            weighted: false,
             book: None,
+            polyglot: None,
             name: String::new(),
             write_to: None,
             rng: Rng::from_clock(),
@@ -88,6 +102,7 @@ impl BookSession {
         match (name, value) {
             ("OwnBook", OptionValue::Bool(on)) => self.own_book = on,
             ("UCI_AnalyseMode", OptionValue::Bool(on)) => self.analysing = on,
+            ("BookWeighted", OptionValue::Bool(on)) => self.weighted = on,
             ("BookDepth", OptionValue::Int(plies)) => self.depth = plies.max(0) as usize,
             ("BookSeed", OptionValue::Int(seed)) => {
                 self.rng = if seed == 0 {
@@ -119,6 +134,7 @@ impl BookSession {
             }
         };
         self.book = None;
+        self.polyglot = None;
         self.write_to = None;
         if self.file.is_empty() {
             match builtin() {
@@ -157,9 +173,31 @@ impl BookSession {
                 }
                 Err(e) => say(format!("error: {e}; playing without a book")),
             },
-            Err(e) => say(format!(
+            Err(e) if !path.exists() => say(format!(
                 "error: {e}; playing without a book (the file is left untouched)"
             )),
+            Err(e) => match std::fs::read(&path)
+                .map_err(|e| e.to_string())
+                .and_then(|bytes| PolyglotBook::from_bytes(&bytes, &self.name))
+            {
+                Ok(book) => {
+                    say(format!(
+                        "book {}: Polyglot, {} entries, probed in place; moves drawn by weight within BookDepth {} plies",
+                        self.name,
+                        book.len(),
+                        self.depth
+                    ));
+                    if self.learning {
+                        say("book learning does not write Polyglot books: this one is only read".into());
+                    }
+                    self.polyglot = Some(book);
+                }
+                Err(polyglot) => say(format!(
+                    "error: {e}; nor a Polyglot book ({polyglot}). BookFile takes a Tropa book (.tbk, from \
+                     'tropa book build' or 'tropa book import-polyglot') or a Polyglot book (.bin); \
+                     playing without a book (the file is left untouched)"
+                )),
+            },
         }
     }
 
@@ -240,9 +278,22 @@ impl BookSession {
         {
             return None;
         }
-        let book = self.book.as_ref()?;
-        let choice = choose(book, game, self.depth, &mut self.rng)?;
         let board = game.board();
+        if let Some(polyglot) = &self.polyglot {
+            let choice = polyglot.choose(game, self.depth, &mut self.rng)?;
+            let info = format!(
+                "info string book {} (weight {} of {}, {} moves; Polyglot book {})",
+                move_to_uci(board, choice.mv, chess960),
+                choice.weight,
+                choice.total,
+                choice.moves,
+                self.name
+            );
+            return Some((info, choice.mv));
+        }
+        let book = self.book.as_ref()?;
+        let weighted = self.weighted || book.counts_are_weights();
+        let choice = choose_by(book, game, self.depth, &mut self.rng, weighted)?;
         let info = format!(
             "info string book {} {} (best of {} replies, {} tied; {} games; book {})",
             move_to_uci(board, choice.mv, chess960),

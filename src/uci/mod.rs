@@ -9,14 +9,17 @@
 
 mod book;
 pub mod go;
+mod inspect;
 pub mod options;
+mod report;
+mod tablebases;
 
-use crate::bound::Bound;
 use crate::rules::notation::move_to_uci;
-use crate::rules::{Board, Game, Move};
+use crate::rules::{Board, Game};
 use crate::search::guide::Guide;
-use crate::search::{Engine, Progress, Reporter, SearchControl, SearchResult};
+use crate::search::{Engine, SearchControl};
 use options::{declared, parse_setoption, spin_default, OptionSpec, OptionValue};
+use report::{Answer, UciReporter};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -106,103 +109,15 @@ pub struct Uci {
     show_plans: bool,
     /// `PioneerGuide`: PIONEER's zone moves of the root are handed to the search as its guide.
     pioneer_guide: bool,
+    /// `UCI_ShowWDL`: win/draw/loss chances in each `info` line.
+    show_wdl: bool,
     book: book::BookSession,
 }
 
-struct UciReporter {
-    out: Output,
-    root: Board,
-    chess960: bool,
-    /// What `bestmove` waits for, and the flags it sets.
-    answer: Answer,
-}
-
-/// Writes the `bestmove` once, as soon as the search's answer is known (before the helper
-/// threads are joined): with several threads on a loaded machine, waiting for the helpers to
-/// be scheduled and exit cost tens of milliseconds a move and lost games on time.
-struct Answer {
-    infinite: bool,
-    ponder: bool,
-    control: Arc<SearchControl>,
-    released: Arc<AtomicBool>,
-    answered: Arc<AtomicBool>,
-    written: bool,
-}
-
-impl UciReporter {
-    fn answer(&mut self, result: &SearchResult) {
-        let a = &mut self.answer;
-        if a.written {
-            return;
-        }
-        a.written = true;
-        // In infinite or ponder mode the bestmove waits for `stop` (or `ponderhit`).
-        while !a.released.load(Ordering::Acquire)
-            && (a.infinite || (a.ponder && a.control.pondering()))
-        {
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
-        let board = &self.root;
-        let text = match result.best {
-            Some(best) => {
-                let mut text = format!("bestmove {}", move_to_uci(board, best, self.chess960));
-                if let Some(ponder) = result.ponder {
-                    let mut after = board.clone();
-                    after.play_unchecked(best);
-                    if after.is_legal(ponder) {
-                        text.push_str(&format!(
-                            " ponder {}",
-                            move_to_uci(&after, ponder, self.chess960)
-                        ));
-                    }
-                }
-                text
-            }
-            None => "bestmove 0000".to_string(),
-        };
-        a.answered.store(true, Ordering::Release);
-        self.out.line(&text);
-    }
-}
-
-impl Reporter for UciReporter {
-    fn finished(&mut self, result: &SearchResult) {
-        self.answer(result);
-    }
-
-    fn progress(&mut self, p: &Progress) {
-        let nps = p.nodes * 1000 / p.time_ms.max(1);
-        let bound = match p.bound {
-            Bound::Exact => "",
-            Bound::Lower => " lowerbound",
-            Bound::Upper => " upperbound",
-        };
-        let pv = pv_to_uci(&self.root, &p.pv, self.chess960);
-        self.out.line(&format!(
-            "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
-            p.depth, p.seldepth, p.multipv, p.score, bound, p.nodes, nps, p.hashfull, p.time_ms, pv
-        ));
-    }
-}
-
-/// A line of moves in UCI notation, played from `root`.
 /// PIONEER's zone moves of both sides at `root`, as the search's guide (`PioneerGuide`).
 pub fn pioneer_search_guide(root: &Board) -> Guide {
     let zone_moves = crate::pioneer::guide::root_zone_moves(root);
     Guide::new(&zone_moves.white, &zone_moves.black)
-}
-
-fn pv_to_uci(root: &Board, pv: &[Move], chess960: bool) -> String {
-    let mut board = root.clone();
-    let mut words = Vec::with_capacity(pv.len());
-    for &mv in pv {
-        if !board.is_legal(mv) {
-            break;
-        }
-        words.push(move_to_uci(&board, mv, chess960));
-        board.play_unchecked(mv);
-    }
-    words.join(" ")
 }
 
 impl Uci {
@@ -223,6 +138,7 @@ impl Uci {
             search: None,
             show_plans: false,
             pioneer_guide: false,
+            show_wdl: false,
             book: book::BookSession::new(),
         }
     }
@@ -284,13 +200,8 @@ impl Uci {
                 self.book.end_game(&self.out);
                 return Flow::Quit;
             }
-            "d" => {
-                let board = self.game.board();
-                let fen = crate::rules::write_fen(board, self.chess960);
-                self.out.line(&format!("info string fen {fen}"));
-                self.out
-                    .line(&format!("info string key {:016x}", board.hash()));
-            }
+            "d" => inspect::show_board(self.game.board(), self.chess960, &self.out),
+            "eval" => inspect::show_eval(self.game.board(), &self.out),
             _ => {
                 let shown: String = command.chars().take(40).collect();
                 self.out.error(&format!("unknown command '{shown}'"));
@@ -309,6 +220,9 @@ impl Uci {
             return self.book.set_option(name, value, &self.out);
         }
         let mut engine = self.lock_engine();
+        if tablebases::OPTIONS.contains(&name) {
+            return tablebases::set_option(&mut engine, name, value, &self.out);
+        }
         match (name, value) {
             ("Hash", OptionValue::Int(mb)) => {
                 if let Err(e) = engine.set_hash(mb as usize) {
@@ -320,6 +234,9 @@ impl Uci {
             ("MultiPV", OptionValue::Int(n)) => engine.options.multipv = n as usize,
             ("Move Overhead", OptionValue::Int(ms)) => engine.options.move_overhead = ms as u64,
             ("Contempt", OptionValue::Int(cp)) => engine.options.contempt = cp as i32,
+            ("Skill Level", OptionValue::Int(level)) => engine.options.strength.skill = level,
+            ("UCI_LimitStrength", OptionValue::Bool(on)) => engine.options.strength.limit = on,
+            ("UCI_Elo", OptionValue::Int(elo)) => engine.options.strength.elo = elo,
             ("Clear Hash", _) => engine.clear(),
             ("UCI_Chess960", OptionValue::Bool(on)) => {
                 drop(engine);
@@ -329,6 +246,10 @@ impl Uci {
             ("ShowPlans", OptionValue::Bool(on)) => {
                 drop(engine);
                 self.show_plans = on;
+            }
+            ("UCI_ShowWDL", OptionValue::Bool(on)) => {
+                drop(engine);
+                self.show_wdl = on;
             }
             ("PioneerGuide", OptionValue::Bool(on)) => {
                 drop(engine);
@@ -353,6 +274,12 @@ impl Uci {
         if self.search.is_some() {
             return self.out.error("already searching; send stop first");
         }
+        if let Some(depth) = inspect::perft_depth(args) {
+            return match depth {
+                Ok(depth) => inspect::run_perft(self.game.board(), depth, self.chess960, &self.out),
+                Err(e) => self.out.error(&e),
+            };
+        }
         let (mut limits, problems) = go::parse_go(args, self.game.board(), self.chess960);
         for problem in problems {
             self.out.error(&problem);
@@ -371,6 +298,9 @@ impl Uci {
         let chess960 = self.chess960;
         let show_plans = self.show_plans;
         let pioneer_guide = self.pioneer_guide;
+        let wdl_material = self
+            .show_wdl
+            .then(|| crate::search::wdl::material(self.game.board()));
         let thread_control = Arc::clone(&control);
         let answered = Arc::new(AtomicBool::new(false));
         let thread_answered = Arc::clone(&answered);
@@ -396,6 +326,7 @@ impl Uci {
                     out,
                     root: game.board().clone(),
                     chess960,
+                    wdl_material,
                     answer: Answer {
                         infinite: limits.infinite,
                         ponder: limits.ponder,
@@ -547,6 +478,7 @@ impl Capture {
 mod tests {
     use super::*;
     use crate::rules::notation::move_from_uci;
+    use crate::rules::Move;
 
     fn session(input: &[u8]) -> String {
         let capture = Capture::default();

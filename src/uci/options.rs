@@ -163,6 +163,58 @@ pub fn declared() -> Vec<OptionSpec> {
                 max: 2_147_483_647,
             },
         },
+        OptionSpec {
+            name: "BookWeighted",
+            kind: Check { default: false },
+        },
+        OptionSpec {
+            name: "Skill Level",
+            kind: Spin {
+                default: 20,
+                min: 0,
+                max: 20,
+            },
+        },
+        OptionSpec {
+            name: "UCI_LimitStrength",
+            kind: Check { default: false },
+        },
+        OptionSpec {
+            name: "UCI_Elo",
+            kind: Spin {
+                default: 1500,
+                min: 1000,
+                max: 2500,
+            },
+        },
+        OptionSpec {
+            name: "UCI_ShowWDL",
+            kind: Check { default: false },
+        },
+        OptionSpec {
+            name: "SyzygyPath",
+            kind: Text { default: "" },
+        },
+        OptionSpec {
+            name: "SyzygyProbeDepth",
+            kind: Spin {
+                default: 1,
+                min: 1,
+                max: 100,
+            },
+        },
+        OptionSpec {
+            name: "Syzygy50MoveRule",
+            kind: Check { default: true },
+        },
+        OptionSpec {
+            name: "SyzygyProbeLimit",
+            kind: Spin {
+                default: 7,
+                min: 0,
+                max: 7,
+            },
+        },
     ]
 }
 

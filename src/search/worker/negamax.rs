@@ -70,6 +70,13 @@ impl Worker {
             }
         }
 
+        // Step 4b. Endgame tablebases, after a capture or pawn move.
+        if excluded.is_none() {
+            if let Some(score) = self.probe_tablebases(board, shared, alpha, beta, depth, ply) {
+                return score;
+            }
+        }
+
         // Step 5. Static evaluation, corrected by what searches of similar positions found;
         // "improving" if better than two plies ago; a TT bound on the right side refines it.
         let (raw_eval, static_eval) = self.static_eval(board, in_check, tt_hit);

@@ -4,11 +4,13 @@
 use super::{Shared, Worker};
 use crate::bound::Bound;
 use crate::rules::Board;
-use crate::search::INFINITY;
+use crate::search::params::CURRMOVE_AFTER_MS;
+use crate::search::{Reporter, INFINITY};
 
 impl Worker {
     /// Searches the root at `depth` within (alpha, beta), for root moves from `pv_index` on
     /// (MultiPV searches the best lines one after another). Returns the best score.
+    #[allow(clippy::too_many_arguments)]
     pub fn root_search(
         &mut self,
         board: &Board,
@@ -17,6 +19,7 @@ impl Worker {
         mut alpha: i32,
         beta: i32,
         pv_index: usize,
+        reporter: &mut dyn Reporter,
     ) -> i32 {
         self.root_depth = depth;
         let original_alpha = alpha;
@@ -28,6 +31,9 @@ impl Worker {
         }
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
+            if self.id == 0 && shared.control.time().elapsed().as_millis() >= CURRMOVE_AFTER_MS {
+                reporter.current_move(depth, mv, i + 1);
+            }
             let mut child = board.clone();
             child.play_unchecked(mv);
             self.push(&child, board, mv, 0);
