@@ -3,6 +3,16 @@
 use std::io::Write;
 use std::path::Path;
 
+/// FNV-1a, 64 bits: the checksum of Tropa's binary files (book, nets, self-play data).
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
 /// Writes `bytes` to `path` so that a crash at any moment leaves either the old file or the new
 /// one, never a mixture: the data goes to a temporary file in the same directory, is flushed to
 /// disk, and then renamed over the target.

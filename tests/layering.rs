@@ -16,13 +16,16 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("search", &["bound", "eval"]),
     ("pioneer", &["bound", "eval"]),
     ("book", &["eval", "util"]),
+    ("datagen", &["book", "eval", "search", "util"]),
     (
         "uci",
         &["book", "bound", "eval", "pioneer", "search", "util"],
     ),
     (
         "cli",
-        &["book", "bound", "eval", "pioneer", "search", "uci", "util"],
+        &[
+            "book", "bound", "datagen", "eval", "pioneer", "search", "uci", "util",
+        ],
     ),
 ];
 

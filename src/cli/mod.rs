@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod book;
+mod datagen;
 mod leaf_search;
 mod pioneer;
 mod tools;
@@ -152,6 +153,8 @@ pub enum Command {
         #[arg(short, long, default_value = "src/eval/weights.rs")]
         output: PathBuf,
     },
+    /// Self-play games at a node limit, stored for training the learned evaluation.
+    Datagen(datagen::DatagenArgs),
 }
 
 /// Runs the command line; returns the process exit code.
@@ -226,6 +229,7 @@ pub fn main() -> i32 {
             limit,
             output,
         }) => tools::tune(&data, epochs, learning_rate, result_weight, limit, &output),
+        Some(Command::Datagen(args)) => datagen::datagen(&args),
     };
     match result {
         Ok(()) => 0,
