@@ -13,6 +13,44 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     hash
 }
 
+/// A small seeded generator (xorshift64*): self-play games, training order and tests must be
+/// reproducible, not cryptographic.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// Stream `index` of the generators seeded `seed` (splitmix64 of both, never zero).
+    pub fn for_stream(seed: u64, index: u64) -> Rng {
+        let mut z = seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        Rng((z ^ (z >> 31)) | 1)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A number below `n` (> 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// A number in `-limit..=limit`.
+    pub fn symmetric(&mut self, limit: i32) -> i32 {
+        self.below(2 * limit as usize + 1) as i32 - limit
+    }
+
+    /// A float in [0, 1).
+    pub fn unit(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
 /// Writes `bytes` to `path` so that a crash at any moment leaves either the old file or the new
 /// one, never a mixture: the data goes to a temporary file in the same directory, is flushed to
 /// disk, and then renamed over the target.

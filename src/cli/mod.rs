@@ -4,6 +4,7 @@ pub mod bench;
 pub mod book;
 mod datagen;
 mod leaf_search;
+mod learned;
 mod pioneer;
 mod tools;
 
@@ -39,6 +40,9 @@ pub enum Command {
         /// Guide the search with PIONEER's zone moves (as the UCI option PioneerGuide).
         #[arg(long)]
         pioneer_guide: bool,
+        /// Evaluate with this net (as the UCI option EvalFile); default: hand-crafted.
+        #[arg(long)]
+        eval_file: Option<PathBuf>,
     },
     /// Count leaf nodes of the move tree, split by root move.
     Perft {
@@ -66,11 +70,14 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
-    /// Print every evaluation term for both sides.
+    /// Print every evaluation term for both sides (and a net's score with --eval-file).
     Eval {
         /// Position (default: the start position).
         #[arg(long)]
         fen: Option<String>,
+        /// Also show this net's evaluation.
+        #[arg(long)]
+        eval_file: Option<PathBuf>,
     },
     /// Analyse a position, printing each iteration with the main line in SAN.
     Analyse {
@@ -95,6 +102,9 @@ pub enum Command {
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
+        /// Evaluate with this net (as the UCI option EvalFile); default: hand-crafted.
+        #[arg(long)]
+        eval_file: Option<PathBuf>,
     },
     /// PIONEER: the zones of play of a position explained as plans (seed 004).
     Plan {
@@ -170,15 +180,16 @@ pub fn main() -> i32 {
             hash,
             threads,
             pioneer_guide,
-        }) => {
+            eval_file,
+        }) => learned::load(eval_file.as_deref()).map(|net| {
             bench::run_with(
                 depth.clamp(1, 64),
                 hash.max(1),
                 threads.clamp(1, 256),
                 pioneer_guide,
+                net,
             );
-            Ok(())
-        }
+        }),
         Some(Command::Perft {
             depth,
             fen,
@@ -190,7 +201,8 @@ pub fn main() -> i32 {
             max_nodes,
             threads,
         }) => tools::perft_suite(&files, max_depth, max_nodes, threads),
-        Some(Command::Eval { fen }) => tools::eval(fen.as_deref()),
+        Some(Command::Eval { fen, eval_file }) => learned::load(eval_file.as_deref())
+            .and_then(|net| tools::eval(fen.as_deref(), net.as_deref())),
         Some(Command::Analyse {
             fen,
             moves,
@@ -199,14 +211,18 @@ pub fn main() -> i32 {
             multipv,
             threads,
             hash,
-        }) => tools::analyse(&tools::AnalyseArgs {
-            fen,
-            moves,
-            depth,
-            time,
-            multipv,
-            threads,
-            hash,
+            eval_file,
+        }) => learned::load(eval_file.as_deref()).and_then(|net| {
+            tools::analyse(&tools::AnalyseArgs {
+                fen,
+                moves,
+                depth,
+                time,
+                multipv,
+                threads,
+                hash,
+                net,
+            })
         }),
         Some(Command::Plan {
             fen,

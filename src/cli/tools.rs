@@ -1,12 +1,14 @@
 //! The command-line tools: perft, perft suites, eval, analyse and tune.
 
 use crate::bound::Bound;
+use crate::eval::nnue::Network;
 use crate::eval::{explain, params::Tapered, tune, PHASE_MAX};
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::perft::{divide, parse_suite_line, perft as count};
 use crate::rules::{parse_fen, Game, START_FEN};
 use crate::search::{Engine, Limits, Progress, Reporter, SearchControl};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// `tropa perft`: divide, total, time and speed.
@@ -122,7 +124,7 @@ pub fn perft_suite(
 }
 
 /// `tropa eval`: every term for both sides.
-pub fn eval(fen: Option<&str>) -> Result<(), String> {
+pub fn eval(fen: Option<&str>, net: Option<&Network>) -> Result<(), String> {
     let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
     let e = explain(&board);
     let blend = |s: Tapered| crate::eval::taper(s, e.phase, crate::eval::SCALE_NORMAL);
@@ -160,6 +162,9 @@ pub fn eval(fen: Option<&str>) -> Result<(), String> {
         "total {} (White's view), {} for the side to move",
         e.white_score, stm
     );
+    if let Some(net) = net {
+        super::learned::show_eval(net, &board);
+    }
     Ok(())
 }
 
@@ -177,6 +182,8 @@ pub struct AnalyseArgs {
     pub multipv: usize,
     /// Threads.
     pub threads: usize,
+    /// The learned evaluation to search with (none: hand-crafted).
+    pub net: Option<Arc<Network>>,
     /// Hash in MB.
     pub hash: usize,
 }
@@ -219,6 +226,7 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), String> {
     let game = Game::from_uci(args.fen.as_deref(), &moves, false).map_err(|e| e.to_string())?;
     let mut engine = Engine::new(args.hash.max(1), args.threads.max(1));
     engine.options.multipv = args.multipv.max(1);
+    engine.set_network(args.net.clone());
     let time = match (args.depth, args.time) {
         (None, None) => Some(5.0),
         (_, t) => t,

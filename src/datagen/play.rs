@@ -13,6 +13,7 @@ use super::format::{GameRecord, Outcome, Ply};
 use crate::eval::insufficient_material;
 use crate::rules::{legal_moves, Board, Color, Game, GameStatus, Move};
 use crate::search::{Engine, Limits, SearchControl, Silent};
+use crate::util::Rng;
 
 /// A score (centipawns) that decides the game when held long enough.
 pub const DECIDED_SCORE: i32 = 1000;
@@ -28,33 +29,6 @@ pub const QUIET_DRAW_FROM: usize = 80;
 pub const MAX_GAME_PLIES: usize = 400;
 /// A start whose first search scores beyond this for either side is thrown away.
 pub const MAX_START_SCORE: i32 = 400;
-
-/// A small seeded generator (xorshift64*): games must be reproducible, not cryptographic.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator for game `index` of the run seeded `seed` (splitmix64 of both, never zero).
-    pub fn for_game(seed: u64, index: u64) -> Rng {
-        let mut z = seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        Rng((z ^ (z >> 31)) | 1)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    /// A number below `n` (> 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
 
 /// How games are played.
 #[derive(Clone, Debug)]
@@ -145,7 +119,7 @@ pub fn play_game(
     seed: u64,
     index: u32,
 ) -> GameRecord {
-    let mut rng = Rng::for_game(seed, u64::from(index));
+    let mut rng = Rng::for_stream(seed, u64::from(index));
     let (mut game, first) = loop {
         engine.clear();
         let Some(game) = random_start(settings, &mut rng) else {
@@ -227,10 +201,10 @@ mod tests {
 
     #[test]
     fn the_generator_depends_on_seed_and_index() {
-        let a: Vec<u64> = (0..4).map(|i| Rng::for_game(1, i).next_u64()).collect();
-        let b: Vec<u64> = (0..4).map(|i| Rng::for_game(2, i).next_u64()).collect();
+        let a: Vec<u64> = (0..4).map(|i| Rng::for_stream(1, i).next_u64()).collect();
+        let b: Vec<u64> = (0..4).map(|i| Rng::for_stream(2, i).next_u64()).collect();
         assert_ne!(a, b);
-        assert_eq!(a[1], Rng::for_game(1, 1).next_u64());
+        assert_eq!(a[1], Rng::for_stream(1, 1).next_u64());
         assert!(a.windows(2).all(|w| w[0] != w[1]));
     }
 }

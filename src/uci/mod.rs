@@ -8,6 +8,7 @@
 //! `info string error: …` line and the engine goes on with what it had.
 
 mod book;
+mod eval_file;
 pub mod go;
 pub mod options;
 
@@ -321,6 +322,7 @@ impl Uci {
             ("Move Overhead", OptionValue::Int(ms)) => engine.options.move_overhead = ms as u64,
             ("Contempt", OptionValue::Int(cp)) => engine.options.contempt = cp as i32,
             ("Clear Hash", _) => engine.clear(),
+            ("EvalFile", OptionValue::Text(path)) => eval_file::set(&mut engine, &path, &self.out),
             ("UCI_Chess960", OptionValue::Bool(on)) => {
                 drop(engine);
                 self.chess960 = on;
