@@ -52,7 +52,15 @@ impl Worker {
     /// The static evaluation of `board`, the position at `ply`, from the side to move's view.
     pub(super) fn evaluate(&mut self, board: &Board, ply: usize) -> i32 {
         match &mut self.learned {
-            Some(learned) => learned.stack.evaluate(&learned.net, board, ply),
+            Some(learned) => {
+                let score = learned.stack.evaluate(&learned.net, board, ply);
+                // In the unit tests every evaluation of every search is checked against a
+                // refresh, so the hooks in the search are tested where they are called.
+                if cfg!(test) {
+                    assert_eq!(score, learned.net.evaluate_full(board), "ply {ply}");
+                }
+                score
+            }
             None => evaluate(board),
         }
     }
@@ -79,6 +87,9 @@ mod tests {
         (result.nodes, result.score, legal)
     }
 
+    /// With a net, every evaluation in these searches is checked against a refresh
+    /// (`Worker::evaluate` under `cfg(test)`): captures, castling, en passant, promotions, null
+    /// moves and the quiescence search are all on the path.
     #[test]
     fn a_net_searches_reproducibly_and_can_be_switched_off() {
         let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
