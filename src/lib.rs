@@ -3,11 +3,13 @@
 //! `rules` wraps the board crate; `eval` scores positions; `search` is the alpha-beta engine;
 //! `uci` speaks the protocol; `cli` holds the command-line tools; `pioneer` is Botvinnik's model of
 //! trajectories and zones of play (plans, study mode, search guide); `fuzz` drives the parsers for
-//! the fuzz targets; `book` is Yudin's opening library.
+//! the fuzz targets; `book` is Yudin's opening library; `datagen` plays the self-play games the learned
+//! evaluation is trained on.
 
 pub mod book;
 pub mod bound;
 pub mod cli;
+pub mod datagen;
 pub mod eval;
 pub mod explain;
 pub mod pioneer;

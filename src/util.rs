@@ -8,6 +8,54 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// FNV-1a, 64 bits: the checksum of Tropa's binary files (book, nets, self-play data).
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// A small seeded generator (xorshift64*): self-play games, training order and tests must be
+/// reproducible, not cryptographic.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// Stream `index` of the generators seeded `seed` (splitmix64 of both, never zero).
+    pub fn for_stream(seed: u64, index: u64) -> Rng {
+        let mut z = seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        Rng((z ^ (z >> 31)) | 1)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A number below `n` (> 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// A number in `-limit..=limit`.
+    pub fn symmetric(&mut self, limit: i32) -> i32 {
+        self.below(2 * limit as usize + 1) as i32 - limit
+    }
+
+    /// A float in [0, 1).
+    pub fn unit(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
 /// The folder a file at `path` lives in (`.` for a bare file name).
 fn folder_of(path: &Path) -> PathBuf {
     match path.parent() {

@@ -16,6 +16,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("search", &["bound", "eval"]),
     ("pioneer", &["bound", "eval"]),
     ("book", &["eval", "util"]),
+    ("datagen", &["book", "eval", "search", "util"]),
     ("explain", &["bound", "eval", "pioneer", "search"]),
     (
         "uci",
@@ -26,7 +27,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     (
         "cli",
         &[
-            "book", "bound", "eval", "explain", "pioneer", "search", "uci", "util",
+            "book", "bound", "datagen", "eval", "explain", "pioneer", "search", "uci", "util",
         ],
     ),
 ];

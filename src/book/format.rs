@@ -57,12 +57,7 @@ impl std::error::Error for BookError {}
 
 /// FNV-1a, 64 bits.
 pub fn checksum(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
+    crate::util::fnv1a64(bytes)
 }
 
 impl Book {

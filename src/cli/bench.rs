@@ -2,9 +2,11 @@
 //! engine's signature (OpenBench-style `Bench: N` in commit messages); it must not vary between
 //! runs, so every position starts from an empty table and empty histories, on one thread.
 
+use crate::eval::nnue::Network;
 use crate::rules::Game;
 use crate::search::guide::Guide;
 use crate::search::{Engine, Limits, SearchControl, Silent};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Default depth of `tropa bench`.
@@ -54,16 +56,24 @@ pub const POSITIONS: [&str; 36] = [
 
 /// Runs the bench at `depth`; prints one line per position and the total. Returns the node count.
 pub fn run(depth: i32, hash_mb: usize) -> u64 {
-    run_with(depth, hash_mb, 1, false)
+    run_with(depth, hash_mb, 1, false, None)
 }
 
 /// The bench on `threads` search threads (Lazy SMP), with PIONEER's zone moves as the search's
-/// guide if `pioneer_guide`. Only the one-thread count is deterministic; more threads exercise
-/// the shared table and the helpers (a stress test, not a signature).
-pub fn run_with(depth: i32, hash_mb: usize, threads: usize, pioneer_guide: bool) -> u64 {
+/// guide if `pioneer_guide`, evaluating with `net` if one is given. Only the one-thread count
+/// is deterministic; more threads exercise the shared table and the helpers (a stress test, not
+/// a signature).
+pub fn run_with(
+    depth: i32,
+    hash_mb: usize,
+    threads: usize,
+    pioneer_guide: bool,
+    net: Option<Arc<Network>>,
+) -> u64 {
     let mut total_nodes = 0;
     let start = Instant::now();
     let mut engine = Engine::new(hash_mb, threads.max(1));
+    engine.set_network(net);
     for (i, fen) in POSITIONS.iter().enumerate() {
         engine.clear();
         let game = Game::from_uci(Some(fen), &[], false).expect("bench positions are valid");

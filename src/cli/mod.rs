@@ -18,9 +18,11 @@ mod annotate;
 mod args;
 pub mod bench;
 pub mod book;
+mod datagen;
 pub mod ending;
 pub mod epd;
 mod leaf_search;
+mod learned;
 pub mod out;
 mod pgn_io;
 mod pioneer;
@@ -61,6 +63,9 @@ pub enum Command {
         /// Guide the search with PIONEER's zone moves (as the UCI option PioneerGuide).
         #[arg(long)]
         pioneer_guide: bool,
+        /// Evaluate with this net (as the UCI option EvalFile); default: hand-crafted.
+        #[arg(long)]
+        eval_file: Option<PathBuf>,
     },
     /// Count leaf nodes of the move tree, split by root move.
     Perft {
@@ -89,11 +94,14 @@ pub enum Command {
         #[arg(long, default_value_t = 1, value_parser = args::threads())]
         threads: usize,
     },
-    /// Print every evaluation term for both sides.
+    /// Print every evaluation term for both sides (and a net's score with --eval-file).
     Eval {
         /// Position (default: the start position).
         #[arg(long)]
         fen: Option<String>,
+        /// Also show this net's evaluation.
+        #[arg(long)]
+        eval_file: Option<PathBuf>,
     },
     /// Analyse a position, printing each iteration with the main line in SAN.
     Analyse {
@@ -121,6 +129,9 @@ pub enum Command {
         /// Syzygy tablebase folders, separated by ':' (as the UCI option SyzygyPath).
         #[arg(long)]
         syzygy: Option<String>,
+        /// Evaluate with this net (as the UCI option EvalFile); default: hand-crafted.
+        #[arg(long)]
+        eval_file: Option<PathBuf>,
     },
     /// PIONEER: the zones of play of a position explained as plans (seed 004).
     Plan {
@@ -273,6 +284,8 @@ pub enum Command {
         #[arg(long, default_value_t = 400)]
         iterations: usize,
     },
+    /// Self-play games at a node limit, stored for training the learned evaluation.
+    Datagen(datagen::DatagenArgs),
 }
 
 /// The limits of a search per position: one of seconds, nodes or depth; one second by default.
@@ -306,10 +319,10 @@ pub fn main() -> i32 {
             hash,
             threads,
             pioneer_guide,
-        }) => {
-            bench::run_with(depth, hash, threads, pioneer_guide);
-            Ok(())
-        }
+            eval_file,
+        }) => learned::load(eval_file.as_deref()).map(|net| {
+            bench::run_with(depth, hash, threads, pioneer_guide, net);
+        }),
         Some(Command::Perft {
             depth,
             fen,
@@ -321,7 +334,8 @@ pub fn main() -> i32 {
             max_nodes,
             threads,
         }) => tools::perft_suite(&files, max_depth, max_nodes, threads),
-        Some(Command::Eval { fen }) => tools::eval(fen.as_deref()),
+        Some(Command::Eval { fen, eval_file }) => learned::load(eval_file.as_deref())
+            .and_then(|net| tools::eval(fen.as_deref(), net.as_deref())),
         Some(Command::Analyse {
             fen,
             moves,
@@ -331,15 +345,19 @@ pub fn main() -> i32 {
             threads,
             hash,
             syzygy,
-        }) => tools::analyse(&tools::AnalyseArgs {
-            fen,
-            moves,
-            depth,
-            time,
-            multipv,
-            threads,
-            hash,
-            syzygy,
+            eval_file,
+        }) => learned::load(eval_file.as_deref()).and_then(|net| {
+            tools::analyse(&tools::AnalyseArgs {
+                fen,
+                moves,
+                depth,
+                time,
+                multipv,
+                threads,
+                hash,
+                syzygy,
+                net,
+            })
         }),
         Some(Command::Plan {
             fen,
@@ -437,6 +455,7 @@ pub fn main() -> i32 {
                 m.a[0], m.a[1], m.b[0], m.b[1]
             )
         }),
+        Some(Command::Datagen(args)) => datagen::datagen(&args),
     };
     match result {
         Ok(()) => 0,

@@ -2,12 +2,14 @@
 
 use crate::bound::Bound;
 use crate::cli::ending::ending;
+use crate::eval::nnue::Network;
 use crate::eval::tune;
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::perft::{divide, parse_suite_line, perft as count};
 use crate::rules::{parse_fen, Game, START_FEN};
 use crate::search::{Engine, Limits, Progress, Reporter, SearchControl};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// `tropa perft`: divide, total, time and speed.
@@ -126,10 +128,13 @@ pub fn perft_suite(
 }
 
 /// `tropa eval`: every term for both sides.
-pub fn eval(fen: Option<&str>) -> Result<(), String> {
+pub fn eval(fen: Option<&str>, net: Option<&Network>) -> Result<(), String> {
     let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
     for line in crate::eval::report(&board) {
         say!("{line}");
+    }
+    if let Some(net) = net {
+        super::learned::show_eval(net, &board);
     }
     Ok(())
 }
@@ -148,6 +153,8 @@ pub struct AnalyseArgs {
     pub multipv: usize,
     /// Threads.
     pub threads: usize,
+    /// The learned evaluation to search with (none: hand-crafted).
+    pub net: Option<Arc<Network>>,
     /// Hash in MB.
     pub hash: usize,
     /// Syzygy tablebase folders.
@@ -208,6 +215,7 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), String> {
     let mut engine = Engine::new(args.hash, args.threads);
     engine.options.multipv = args.multipv;
     engine.options.move_overhead = 0;
+    engine.set_network(args.net.clone());
     if let Some(paths) = &args.syzygy {
         let tables = crate::search::syzygy::Tablebases::open(paths)?;
         if tables.files() == 0 {

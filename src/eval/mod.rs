@@ -8,6 +8,7 @@
 
 mod endgame;
 mod masks;
+pub mod nnue;
 pub mod params;
 mod terms;
 pub mod tune;

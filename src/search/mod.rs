@@ -21,10 +21,12 @@ pub mod wdl;
 mod worker;
 
 use crate::bound::Bound;
+use crate::eval::nnue::Network;
 use crate::rules::{Game, Move};
 use guide::Guide;
 use iterate::iterate;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::sync::Mutex;
 use std::time::Instant;
 use time::{Clock, TimeManager};
@@ -259,6 +261,8 @@ pub struct Engine {
     pub options: SearchOptions,
     /// The endgame tablebases (`SyzygyPath`), if any.
     pub tablebases: Option<syzygy::Tablebases>,
+    /// The learned evaluation in use (`None`: the hand-crafted one).
+    network: Option<Arc<Network>>,
 }
 
 impl Engine {
@@ -270,6 +274,7 @@ impl Engine {
             node_counts: Vec::new(),
             options: SearchOptions::default(),
             tablebases: None,
+            network: None,
         };
         engine.set_threads(threads);
         engine
@@ -280,9 +285,24 @@ impl Engine {
         let threads = threads.max(1);
         self.workers.truncate(threads);
         while self.workers.len() < threads {
-            self.workers.push(Worker::new(self.workers.len()));
+            let mut worker = Worker::new(self.workers.len());
+            worker.set_network(self.network.clone());
+            self.workers.push(worker);
         }
         self.node_counts = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    }
+
+    /// Evaluates with `net` from the next search on, or with the hand-crafted evaluation.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        for w in &mut self.workers {
+            w.set_network(net.clone());
+        }
+        self.network = net;
+    }
+
+    /// The learned evaluation in use, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
     }
 
     /// Number of search threads.

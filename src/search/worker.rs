@@ -15,11 +15,11 @@ use super::movepick::ScoredMove;
 use super::params::*;
 use super::tt::{TranspositionTable, TtHit};
 use super::{SearchControl, INFINITY, MAX_PLY};
-use crate::eval::evaluate;
 use crate::rules::{repetition_key, Board, Move, Piece};
 use crate::search::tt::MATE_BOUND;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+mod learned;
 mod negamax;
 mod pruning;
 mod qsearch;
@@ -87,6 +87,8 @@ pub struct Worker {
     null_forbidden_ply: Option<usize>,
     /// The caller's guide moves of both sides at the root (`Limits::guide`).
     pub guide: Guide,
+    /// The learned evaluation, when one is selected (`learned.rs`).
+    learned: Option<learned::Learned>,
 }
 
 /// What a search thread may read from the others and from the protocol.
@@ -148,6 +150,7 @@ impl Worker {
             stopped: false,
             null_forbidden_ply: None,
             guide: Guide::NONE,
+            learned: None,
         }
     }
 
@@ -175,6 +178,7 @@ impl Worker {
         self.contempt = contempt;
         self.stopped = false;
         self.history.clear_killers();
+        self.learned_new_root();
     }
 
     /// Has this worker been told to stop (or run out of time) during the last search call?
@@ -245,6 +249,7 @@ impl Worker {
     /// Pushes the child's key and remembers the move for continuation history.
     fn push(&mut self, child: &Board, parent: &Board, mv: Move, ply: usize) {
         self.keys.push(repetition_key(child));
+        self.learned_move(parent, mv, ply);
         self.frames[ply].moved = Some(PieceTo {
             piece: parent.piece_on(mv.from).unwrap_or(Piece::Pawn),
             to: mv.to,
@@ -255,15 +260,16 @@ impl Worker {
     /// the same corrected by the correction history; the table keeps the uncorrected one, since
     /// the correction goes on learning after it is stored.
     fn static_eval(
-        &self,
+        &mut self,
         board: &Board,
+        ply: usize,
         in_check: bool,
         tt_hit: Option<TtHit>,
     ) -> (Option<i32>, Option<i32>) {
         if in_check {
             return (None, None);
         }
-        let raw = tt_hit.map_or_else(|| evaluate(board), |h| h.eval);
+        let raw = tt_hit.map_or_else(|| self.evaluate(board, ply), |h| h.eval);
         (Some(raw), Some(self.correction.corrected(board, raw)))
     }
 

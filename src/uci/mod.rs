@@ -8,6 +8,7 @@
 //! `info string error: …` line and the engine goes on with what it had.
 
 mod book;
+mod eval_file;
 pub mod go;
 mod inspect;
 pub mod options;
@@ -238,6 +239,7 @@ impl Uci {
             ("UCI_LimitStrength", OptionValue::Bool(on)) => engine.options.strength.limit = on,
             ("UCI_Elo", OptionValue::Int(elo)) => engine.options.strength.elo = elo,
             ("Clear Hash", _) => engine.clear(),
+            ("EvalFile", OptionValue::Text(path)) => eval_file::set(&mut engine, &path, &self.out),
             ("UCI_Chess960", OptionValue::Bool(on)) => {
                 drop(engine);
                 self.chess960 = on;

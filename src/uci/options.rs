@@ -140,6 +140,10 @@ pub fn declared() -> Vec<OptionSpec> {
             kind: Check { default: true },
         },
         OptionSpec {
+            name: "EvalFile",
+            kind: Text { default: "" },
+        },
+        OptionSpec {
             name: "BookFile",
             kind: Text { default: "" },
         },

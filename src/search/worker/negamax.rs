@@ -7,7 +7,6 @@
 use super::pruning::{refined_eval, Singular};
 use super::{Shared, Worker};
 use crate::bound::Bound;
-use crate::eval::evaluate;
 use crate::rules::{is_capture, Board, Move, Piece};
 use crate::search::guide::PlanMoves;
 use crate::search::movepick::{capture_key, MovePicker, OrderContext};
@@ -47,7 +46,11 @@ impl Worker {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY {
-            return if in_check { 0 } else { evaluate(board) };
+            return if in_check {
+                0
+            } else {
+                self.evaluate(board, ply)
+            };
         }
         if self.is_draw(board, ply, in_check) {
             return self.draw_score(ply);
@@ -79,7 +82,7 @@ impl Worker {
 
         // Step 5. Static evaluation, corrected by what searches of similar positions found;
         // "improving" if better than two plies ago; a TT bound on the right side refines it.
-        let (raw_eval, static_eval) = self.static_eval(board, in_check, tt_hit);
+        let (raw_eval, static_eval) = self.static_eval(board, ply, in_check, tt_hit);
         self.frames[ply].eval = static_eval;
         let improving = match (
             static_eval,

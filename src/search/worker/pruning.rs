@@ -92,6 +92,7 @@ impl Worker {
             + depth / NMP_DEPTH_DIVISOR
             + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
         self.keys.push(repetition_key(&child));
+        self.learned_null_move(ply);
         self.frames[ply].moved = None;
         self.frames[ply].null = true;
         let score = -self.negamax(

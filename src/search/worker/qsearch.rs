@@ -10,7 +10,7 @@
 
 use super::{Shared, Worker};
 use crate::bound::Bound;
-use crate::eval::{evaluate, insufficient_material};
+use crate::eval::insufficient_material;
 use crate::rules::see::see;
 use crate::rules::{quiet_checks, repetition_key, Board, Move, Piece};
 use crate::search::history::PieceTo;
@@ -59,7 +59,11 @@ impl Worker {
         self.seldepth = self.seldepth.max(ply);
         let in_check = !board.checkers().is_empty();
         if ply >= MAX_PLY {
-            return if in_check { 0 } else { evaluate(board) };
+            return if in_check {
+                0
+            } else {
+                self.evaluate(board, ply)
+            };
         }
         if insufficient_material(board) {
             return self.draw_score(ply);
@@ -73,7 +77,7 @@ impl Worker {
             }
         }
 
-        let (raw_eval, static_eval) = self.static_eval(board, in_check, tt_hit);
+        let (raw_eval, static_eval) = self.static_eval(board, ply, in_check, tt_hit);
         let mut best = Best {
             score: -INFINITY,
             alpha,
@@ -179,6 +183,7 @@ impl Worker {
         let mut child = board.clone();
         child.play_unchecked(mv);
         self.keys.push(repetition_key(&child));
+        self.learned_move(board, mv, ply);
         self.frames[ply].moved = Some(PieceTo {
             piece: board.piece_on(mv.from).unwrap_or(Piece::Pawn),
             to: mv.to,

@@ -1,0 +1,136 @@
+//! `tropa-trainer`: trains a learned evaluation for Tropa on `tropa datagen` files.
+
+use clap::Parser;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use tropa_trainer::data::DataSet;
+use tropa_trainer::manifest::{sha256_file, Manifest};
+use tropa_trainer::net::FloatNet;
+use tropa_trainer::train::{train, TrainSettings};
+
+/// Trains the net (768 -> N)x2 -> 1 and writes it in the engine's format, with a manifest
+/// (`<output>.json`) beside it.
+#[derive(Parser, Debug)]
+#[command(name = "tropa-trainer", version, about)]
+struct Args {
+    /// Data files written by `tropa datagen` (plain or .xz).
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// Where to write the net.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Accumulator width N (a multiple of 16).
+    #[arg(long, default_value_t = 128)]
+    hidden: usize,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 20)]
+    epochs: usize,
+    /// Positions per step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Adam step size (multiplied by 0.1 for the last quarter of the epochs).
+    #[arg(long, default_value_t = 0.001)]
+    learning_rate: f32,
+    /// Weight of the game result in the target (the rest: the search score).
+    #[arg(long, default_value_t = 0.25)]
+    result_weight: f32,
+    /// Centipawns per unit of the sigmoid's argument.
+    #[arg(long, default_value_t = 400.0)]
+    scale: f32,
+    /// Percent of the games held back for the validation loss.
+    #[arg(long, default_value_t = 5)]
+    validation_percent: usize,
+    /// Threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Seed of the initial weights, the validation split and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+fn commit() -> String {
+    std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".into())
+}
+
+fn run(args: &Args) -> Result<(), String> {
+    if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.hidden > 4096 {
+        return Err("--hidden must be a multiple of 16 up to 4096".into());
+    }
+    if args.validation_percent > 50 || args.batch == 0 || args.epochs == 0 {
+        return Err("--validation-percent at most 50, --batch and --epochs positive".into());
+    }
+    let paths: Vec<&Path> = args.data.iter().map(PathBuf::as_path).collect();
+    let set = DataSet::load(&paths, args.validation_percent, args.seed)?;
+    if set.train.is_empty() {
+        return Err("no training positions in the data".into());
+    }
+    eprintln!(
+        "{} games: {} training and {} validation positions",
+        set.games,
+        set.train.len(),
+        set.validation.len()
+    );
+    let settings = TrainSettings {
+        epochs: args.epochs,
+        batch: args.batch,
+        learning_rate: args.learning_rate,
+        final_drop: true,
+        result_weight: args.result_weight,
+        scale: args.scale,
+        threads: args
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1),
+        seed: args.seed,
+    };
+    let mut net = FloatNet::random(args.hidden, args.seed);
+    let start = Instant::now();
+    let losses = train(&mut net, &set.train, &set.validation, &settings, &mut |l| {
+        let rate = (l.epoch * set.train.len()) as f64 / start.elapsed().as_secs_f64();
+        eprintln!(
+            "epoch {:3}: train loss {:.6}, validation loss {:.6} ({rate:.0} positions/s)",
+            l.epoch, l.train, l.validation
+        );
+    });
+    let bytes = net.quantise().to_bytes();
+    tropa::util::write_atomically(&args.output, &bytes)
+        .map_err(|e| format!("{}: {e}", args.output.display()))?;
+    let data = paths
+        .iter()
+        .map(|p| Ok((p.display().to_string(), sha256_file(p)?)))
+        .collect::<Result<Vec<_>, String>>()?;
+    let manifest = Manifest {
+        commit: commit(),
+        data,
+        positions: (set.train.len(), set.validation.len()),
+        games: set.games,
+        hidden: args.hidden,
+        seed: args.seed,
+        settings: &settings,
+        losses: &losses,
+        net_sha256: sha256_file(&args.output)?,
+    };
+    let manifest_path = PathBuf::from(format!("{}.json", args.output.display()));
+    tropa::util::write_atomically(&manifest_path, manifest.to_json().as_bytes())
+        .map_err(|e| format!("{}: {e}", manifest_path.display()))?;
+    println!(
+        "{}: written with {} ({} positions/s)",
+        args.output.display(),
+        manifest_path.display(),
+        ((settings.epochs * set.train.len()) as f64 / start.elapsed().as_secs_f64()) as u64
+    );
+    Ok(())
+}
+
+fn main() {
+    if let Err(e) = run(&Args::parse()) {
+        eprintln!("tropa-trainer: {e}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,107 @@
+//! The manifest kept beside each net: what it was trained on and how, so that a net can be
+//! reproduced and compared (JSON, written by hand: a handful of fields need no library).
+
+use crate::train::{EpochLoss, TrainSettings};
+use sha2::{Digest, Sha256};
+use std::fmt::Write;
+use std::path::Path;
+
+/// The SHA-256 of a file, in hex.
+pub fn sha256_file(path: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Sha256::digest(&bytes)
+        .iter()
+        .fold(String::new(), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        }))
+}
+
+/// A JSON string literal.
+fn quote(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A JSON number (NaN, which JSON lacks, as null).
+fn number(x: f32) -> String {
+    if x.is_finite() {
+        format!("{x:.6}")
+    } else {
+        "null".into()
+    }
+}
+
+/// Everything the manifest records.
+pub struct Manifest<'a> {
+    /// The engine commit (`git rev-parse HEAD`), or "unknown".
+    pub commit: String,
+    /// Data files with their SHA-256.
+    pub data: Vec<(String, String)>,
+    /// Training and validation positions.
+    pub positions: (usize, usize),
+    /// Games read.
+    pub games: usize,
+    /// Accumulator width.
+    pub hidden: usize,
+    /// Seed of initialisation, split and shuffles.
+    pub seed: u64,
+    /// How it was trained.
+    pub settings: &'a TrainSettings,
+    /// Losses per epoch.
+    pub losses: &'a [EpochLoss],
+    /// The net file's SHA-256.
+    pub net_sha256: String,
+}
+
+impl Manifest<'_> {
+    /// The manifest as JSON.
+    pub fn to_json(&self) -> String {
+        let data: Vec<String> = self
+            .data
+            .iter()
+            .map(|(f, h)| format!("{{\"file\": {}, \"sha256\": {}}}", quote(f), quote(h)))
+            .collect();
+        let losses: Vec<String> = self
+            .losses
+            .iter()
+            .map(|l| {
+                format!(
+                    "{{\"epoch\": {}, \"train\": {}, \"validation\": {}}}",
+                    l.epoch,
+                    number(l.train),
+                    number(l.validation)
+                )
+            })
+            .collect();
+        let s = self.settings;
+        format!(
+            "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"architecture\": \"(768 -> {})x2 -> 1, SCReLU\",\n  \"data\": [{}],\n  \"games\": {},\n  \"train_positions\": {},\n  \"validation_positions\": {},\n  \"seed\": {},\n  \"epochs\": {},\n  \"batch\": {},\n  \"learning_rate\": {},\n  \"result_weight\": {},\n  \"scale\": {},\n  \"losses\": [\n    {}\n  ]\n}}\n",
+            quote(&self.commit),
+            quote(&self.net_sha256),
+            self.hidden,
+            data.join(", "),
+            self.games,
+            self.positions.0,
+            self.positions.1,
+            self.seed,
+            s.epochs,
+            s.batch,
+            number(s.learning_rate),
+            number(s.result_weight),
+            number(s.scale),
+            losses.join(",\n    ")
+        )
+    }
+}

@@ -1,0 +1,204 @@
+//! The float net the trainer learns, its forward and backward passes, and its quantisation into
+//! the engine's integer net.
+//!
+//! Design note: the float net is the engine's net before rounding: an accumulator value of 1.0
+//! is QA in the engine, an output weight of 1.0 is QB, and the output times SCALE is
+//! centipawns; `quantise` rounds by those factors, and weights are kept within
+//! `FLOAT_WEIGHT_LIMIT` during training so that the rounded ones fit the engine's ranges.
+
+use crate::data::Position;
+use tropa::eval::nnue::{Network, FLOAT_WEIGHT_LIMIT, INPUTS, QA, QB, SCALE};
+use tropa::util::Rng;
+
+/// The float parameters, in one vector so that the optimiser treats them alike.
+#[derive(Clone, Debug)]
+pub struct FloatNet {
+    /// Accumulator width per perspective.
+    pub hidden: usize,
+    /// Feature weights (`INPUTS × hidden`), accumulator biases (`hidden`), output weights
+    /// (`2 × hidden`, side to move's half first) and the output bias, one after the other.
+    pub params: Vec<f32>,
+}
+
+/// Offsets of the parameter groups in `FloatNet::params`.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    hidden: usize,
+}
+
+impl Layout {
+    /// First accumulator bias.
+    pub fn biases(self) -> usize {
+        INPUTS * self.hidden
+    }
+    /// First output weight.
+    pub fn output(self) -> usize {
+        self.biases() + self.hidden
+    }
+    /// The output bias.
+    pub fn output_bias(self) -> usize {
+        self.output() + 2 * self.hidden
+    }
+    /// Number of parameters.
+    pub fn len(self) -> usize {
+        self.output_bias() + 1
+    }
+    /// Never empty (kept for clippy's `len_without_is_empty`).
+    pub fn is_empty(self) -> bool {
+        false
+    }
+}
+
+fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+/// The logistic function.
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The activations of one forward pass, kept for the backward pass.
+pub struct Activations {
+    us: Vec<f32>,
+    them: Vec<f32>,
+    /// The net's output (times SCALE: centipawns).
+    pub output: f32,
+}
+
+impl FloatNet {
+    /// A net with small random weights from `seed`.
+    pub fn random(hidden: usize, seed: u64) -> FloatNet {
+        let layout = Layout { hidden };
+        let mut rng = Rng::for_stream(seed, 0);
+        let mut params = vec![0.0; layout.len()];
+        let feature_scale = 1.0 / ACTIVE_INPUTS.sqrt();
+        for p in &mut params[..layout.biases()] {
+            *p = (rng.unit() * 2.0 - 1.0) * feature_scale;
+        }
+        let output_scale = 1.0 / (2.0 * hidden as f32).sqrt();
+        for p in &mut params[layout.output()..layout.output_bias()] {
+            *p = (rng.unit() * 2.0 - 1.0) * output_scale;
+        }
+        FloatNet { hidden, params }
+    }
+
+    /// Where each parameter group starts.
+    pub fn layout(&self) -> Layout {
+        Layout {
+            hidden: self.hidden,
+        }
+    }
+
+    fn accumulate(&self, features: &[u16], acc: &mut [f32]) {
+        let l = self.layout();
+        acc.copy_from_slice(&self.params[l.biases()..l.output()]);
+        for &f in features {
+            let row = &self.params[usize::from(f) * self.hidden..][..self.hidden];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+    }
+
+    /// The forward pass for `pos`.
+    pub fn forward(&self, pos: &Position) -> Activations {
+        let l = self.layout();
+        let mut us = vec![0.0; self.hidden];
+        let mut them = vec![0.0; self.hidden];
+        self.accumulate(pos.us(), &mut us);
+        self.accumulate(pos.them(), &mut them);
+        let w = &self.params[l.output()..l.output_bias()];
+        let (w_us, w_them) = w.split_at(self.hidden);
+        let output = us
+            .iter()
+            .zip(w_us)
+            .map(|(&a, &w)| screlu(a) * w)
+            .sum::<f32>()
+            + them
+                .iter()
+                .zip(w_them)
+                .map(|(&a, &w)| screlu(a) * w)
+                .sum::<f32>()
+            + self.params[l.output_bias()];
+        Activations { us, them, output }
+    }
+
+    /// The float evaluation in centipawns, side to move's view.
+    pub fn evaluate(&self, pos: &Position) -> f32 {
+        self.forward(pos).output * SCALE as f32
+    }
+
+    /// Adds to `grad` the gradient of the loss with respect to every parameter, given the
+    /// forward pass `act` of `pos` and the loss's derivative by the output, `d_output`.
+    pub fn backward(&self, pos: &Position, act: &Activations, d_output: f32, grad: &mut [f32]) {
+        let l = self.layout();
+        let h = self.hidden;
+        grad[l.output_bias()] += d_output;
+        for (side, (acc, features)) in [(&act.us, pos.us()), (&act.them, pos.them())]
+            .into_iter()
+            .enumerate()
+        {
+            let out_at = l.output() + side * h;
+            let mut d_acc = vec![0.0f32; h];
+            for i in 0..h {
+                let a = acc[i];
+                grad[out_at + i] += d_output * screlu(a);
+                if a > 0.0 && a < 1.0 {
+                    d_acc[i] = d_output * self.params[out_at + i] * 2.0 * a;
+                }
+            }
+            for (g, d) in grad[l.biases()..l.output()].iter_mut().zip(&d_acc) {
+                *g += d;
+            }
+            for &f in features {
+                let row = &mut grad[usize::from(f) * h..][..h];
+                for (g, d) in row.iter_mut().zip(&d_acc) {
+                    *g += d;
+                }
+            }
+        }
+    }
+
+    /// Keeps the weights within the range the quantised net can hold.
+    pub fn clip(&mut self) {
+        let l = self.layout();
+        for p in &mut self.params[..l.output_bias()] {
+            *p = p.clamp(-FLOAT_WEIGHT_LIMIT, FLOAT_WEIGHT_LIMIT);
+        }
+    }
+
+    /// The engine's integer net.
+    pub fn quantise(&self) -> Network {
+        let l = self.layout();
+        let round = |x: f32, q: i32| {
+            (x * q as f32)
+                .round()
+                .clamp(i16::MIN as f32, i16::MAX as f32) as i16
+        };
+        let feature_weights = self.params[..l.biases()]
+            .iter()
+            .map(|&w| round(w, QA))
+            .collect();
+        let biases = self.params[l.biases()..l.output()]
+            .iter()
+            .map(|&w| round(w, QA))
+            .collect();
+        let output_weights = self.params[l.output()..l.output_bias()]
+            .iter()
+            .map(|&w| round(w, QB))
+            .collect();
+        let output_bias = (self.params[l.output_bias()] * (QA * QB) as f32).round() as i32;
+        Network::from_parts(
+            self.hidden,
+            feature_weights,
+            biases,
+            output_weights,
+            output_bias,
+        )
+    }
+}
+
+/// Typical number of active inputs (pieces), for the initial weight scale.
+const ACTIVE_INPUTS: f32 = 30.0;

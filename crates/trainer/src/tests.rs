@@ -1,0 +1,157 @@
+//! The trainer's checks, small enough for CI: the loss falls on a synthetic set, the quantised
+//! net evaluates within a stated tolerance of the float net through the engine's file format,
+//! and `tropa datagen` files are read into training positions.
+
+use crate::data::{DataSet, Position};
+use crate::net::FloatNet;
+use crate::train::{mean_loss, train, TrainSettings};
+use tropa::datagen::format::{Outcome, Sample};
+use tropa::eval::nnue::Network;
+use tropa::rules::{legal_moves, piece_value, Board, Color, Piece};
+use tropa::util::Rng;
+
+/// Quiet-ish positions from random games, labelled with the material balance (a function the
+/// net can learn) and a result that follows it.
+fn synthetic(count: usize, seed: u64) -> Vec<(Board, Position)> {
+    let mut rng = Rng::for_stream(seed, 0);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut board = Board::default();
+        for _ in 0..20 + rng.below(80) {
+            let moves = legal_moves(&board);
+            if moves.is_empty() {
+                break;
+            }
+            board.play_unchecked(moves[rng.below(moves.len())]);
+            if rng.below(4) == 0 {
+                let stm = board.side_to_move();
+                let material = |c: Color| -> i32 {
+                    Piece::ALL[..5]
+                        .iter()
+                        .map(|&p| board.colored_pieces(c, p).len() as i32 * piece_value(p))
+                        .sum()
+                };
+                let score = (material(stm) - material(!stm)).clamp(-2000, 2000) as i16;
+                let outcome = match (score > 200, score < -200, stm) {
+                    (true, _, Color::White) | (_, true, Color::Black) => Outcome::WhiteWin,
+                    (_, true, Color::White) | (true, _, Color::Black) => Outcome::BlackWin,
+                    _ => Outcome::Draw,
+                };
+                let sample = Sample {
+                    board: board.clone(),
+                    score,
+                    outcome,
+                };
+                out.push((board.clone(), Position::from_sample(&sample)));
+            }
+        }
+    }
+    out
+}
+
+fn settings(epochs: usize) -> TrainSettings {
+    TrainSettings {
+        epochs,
+        batch: 128,
+        learning_rate: 0.003,
+        final_drop: false,
+        result_weight: 0.25,
+        scale: 400.0,
+        threads: 2,
+        seed: 5,
+    }
+}
+
+fn positions(set: &[(Board, Position)]) -> Vec<Position> {
+    set.iter().map(|(_, p)| *p).collect()
+}
+
+#[test]
+fn the_loss_falls_on_a_synthetic_set() {
+    let train_set = positions(&synthetic(12000, 1));
+    let validation = positions(&synthetic(500, 2));
+    let s = settings(6);
+    let mut net = FloatNet::random(32, 3);
+    let before = (
+        mean_loss(&net, &train_set, &s),
+        mean_loss(&net, &validation, &s),
+    );
+    let losses = train(&mut net, &train_set, &validation, &s, &mut |_| {});
+    let after = losses.last().unwrap();
+    assert!(
+        after.train < before.0 * 0.5,
+        "train {before:?} -> {after:?}"
+    );
+    assert!(
+        after.validation < before.1 * 0.5,
+        "validation {before:?} -> {after:?}"
+    );
+    assert!(
+        losses.windows(2).all(|w| w[1].train < w[0].train * 1.05),
+        "{losses:?}"
+    );
+}
+
+/// How far the engine's integer evaluation may be from the float net's, in centipawns, at worst
+/// and on average: the output weights are rounded to 1/64 (QB), an error of up to 1/128 on each
+/// of 2N terms that SCALE = 400 turns into centipawns; the accumulators' 1/255 steps add less.
+const TOLERANCE_CP: f32 = 20.0;
+const MEAN_TOLERANCE_CP: f32 = 5.0;
+
+#[test]
+fn quantisation_round_trips_through_the_engine_within_tolerance() {
+    let data = synthetic(600, 4);
+    let mut net = FloatNet::random(32, 6);
+    train(
+        &mut net,
+        &positions(&data[..400]),
+        &[],
+        &settings(3),
+        &mut |_| {},
+    );
+    let file = net.quantise().to_bytes();
+    let engine = Network::from_bytes(&file).expect("the trainer writes what the engine reads");
+    let mut worst = 0.0f32;
+    let mut spread = 0.0f32;
+    let mut total = 0.0f32;
+    for (board, pos) in &data[400..600] {
+        let float = net.evaluate(pos);
+        let int = engine.evaluate_full(board) as f32;
+        worst = worst.max((float - int).abs());
+        total += (float - int).abs();
+        spread = spread.max(float.abs());
+    }
+    let mean = total / 200.0;
+    assert!(worst <= TOLERANCE_CP, "worst difference {worst} cp");
+    assert!(mean <= MEAN_TOLERANCE_CP, "mean difference {mean} cp");
+    assert!(spread > 100.0, "a trained net that says nothing: {spread}");
+}
+
+#[test]
+fn datagen_files_become_training_positions() {
+    let path = std::env::temp_dir().join(format!("tropa-trainer-data-{}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let run = tropa::datagen::RunSettings {
+        play: tropa::datagen::play::PlaySettings {
+            nodes: 300,
+            random_plies: 8,
+            openings: Vec::new(),
+        },
+        seed: 3,
+        games: 4,
+        threads: 1,
+        hash_mb: 1,
+    };
+    tropa::datagen::run(&run, &path, &Default::default()).unwrap();
+    let set = DataSet::load(&[path.as_path()], 25, 1).unwrap();
+    assert_eq!(set.games, 4);
+    assert!(set.train.len() + set.validation.len() > 20);
+    let again = DataSet::load(&[path.as_path()], 25, 1).unwrap();
+    assert_eq!(set.validation.len(), again.validation.len());
+    assert!(set.train.iter().all(|p| p.count >= 2
+        && p.us()
+            .iter()
+            .zip(p.them())
+            .all(|(&a, &b)| a < 768 && b < 768)));
+    let _ = std::fs::remove_file(path);
+}

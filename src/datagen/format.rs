@@ -1,0 +1,459 @@
+//! The self-play data file: whole games, each a checksummed frame, behind a versioned header.
+//!
+//! Design note: a game is stored as its start position, the move and search score of every ply
+//! and the result, about 4 bytes a position; the positions are rebuilt by replaying the moves,
+//! and the quiet filter (side to move not in check, best move neither a capture nor a
+//! promotion) is applied on reading, so the rule can change without new data. Each game is one
+//! frame with its own length and checksum: a writer killed in the middle of a frame leaves a
+//! torn tail that the reader detects and drops, and `tropa datagen` resumes after the last
+//! whole game. Layout, version 1 (little-endian):
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `TropaDG\0` |
+//! | 8 | 2 | format version (1) |
+//! | 10 | 2 | reserved, 0 |
+//! | 12 | 4 | node limit per move the games were played with |
+//! | 16 | 8 | seed of the run |
+//! | 24 | … | frames, one per game |
+//!
+//! A frame: payload length L (u32), FNV-1a 64 checksum of the payload (u64), then the payload:
+//!
+//! | size | field |
+//! |---|---|
+//! | 4 | game index in the run (u32; a game is a function of the seed and its index) |
+//! | 1 | result, White's view: 0 loss, 1 draw, 2 win |
+//! | 1 | F, length of the start FEN |
+//! | F | start FEN (standard castling notation) |
+//! | 2 | P, number of plies (u16) |
+//! | 4P | per ply: move (u16: from + 64·to + 4096·promotion, promotion 0 none, 1 N, 2 B, 3 R, 4 Q; castling king-takes-rook) and the search score (i16, centipawns, side to move's view; mates as the search's ±(32000 − plies)) |
+
+use crate::rules::{is_capture, parse_fen, write_fen, Board, Move, Piece, Square};
+use crate::util::fnv1a64;
+use std::fmt;
+
+/// The file signature.
+pub const MAGIC: [u8; 8] = *b"TropaDG\0";
+/// The format version this Tropa reads and writes.
+pub const VERSION: u16 = 1;
+/// Bytes of the file header.
+pub const HEADER: usize = 24;
+/// Bytes of a frame's length and checksum.
+const FRAME_HEADER: usize = 12;
+/// Longest game a frame can hold (plies).
+pub const MAX_PLIES: usize = u16::MAX as usize;
+
+/// What the file header records about the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunHeader {
+    /// Node limit per move.
+    pub nodes: u32,
+    /// Seed of the run.
+    pub seed: u64,
+}
+
+impl RunHeader {
+    /// The header's bytes.
+    pub fn to_bytes(self) -> [u8; HEADER] {
+        let mut out = [0; HEADER];
+        out[..8].copy_from_slice(&MAGIC);
+        out[8..10].copy_from_slice(&VERSION.to_le_bytes());
+        out[12..16].copy_from_slice(&self.nodes.to_le_bytes());
+        out[16..24].copy_from_slice(&self.seed.to_le_bytes());
+        out
+    }
+}
+
+/// The result of a game from White's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Black won.
+    BlackWin,
+    /// Drawn.
+    Draw,
+    /// White won.
+    WhiteWin,
+}
+
+impl Outcome {
+    /// White's score: 0, ½ or 1.
+    pub fn white_score(self) -> f32 {
+        match self {
+            Outcome::BlackWin => 0.0,
+            Outcome::Draw => 0.5,
+            Outcome::WhiteWin => 1.0,
+        }
+    }
+
+    fn code(self) -> u8 {
+        self as u8
+    }
+
+    fn from_code(code: u8) -> Option<Outcome> {
+        [Outcome::BlackWin, Outcome::Draw, Outcome::WhiteWin]
+            .get(code as usize)
+            .copied()
+    }
+}
+
+/// One played ply: the move the search chose and its score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ply {
+    /// The move played.
+    pub mv: Move,
+    /// The search score, centipawns from the side to move's view.
+    pub score: i16,
+}
+
+/// One self-play game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Index of the game in its run.
+    pub index: u32,
+    /// Where the game began (after the opening and the random moves).
+    pub start: Board,
+    /// Every ply played by the search.
+    pub plies: Vec<Ply>,
+    /// How the game ended (or was adjudicated).
+    pub outcome: Outcome,
+}
+
+/// A position worth learning from, with its labels.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    /// The position.
+    pub board: Board,
+    /// The search score, centipawns from the side to move's view.
+    pub score: i16,
+    /// The game's result.
+    pub outcome: Outcome,
+}
+
+/// Why a data file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataError(pub String);
+
+impl fmt::Display for DataError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for DataError {}
+
+fn encode_move(mv: Move) -> u16 {
+    let promotion = match mv.promotion {
+        None => 0,
+        Some(Piece::Knight) => 1,
+        Some(Piece::Bishop) => 2,
+        Some(Piece::Rook) => 3,
+        Some(_) => 4,
+    };
+    mv.from as u16 | (mv.to as u16) << 6 | promotion << 12
+}
+
+fn decode_move(code: u16) -> Option<Move> {
+    let promotion = match code >> 12 {
+        0 => None,
+        1 => Some(Piece::Knight),
+        2 => Some(Piece::Bishop),
+        3 => Some(Piece::Rook),
+        4 => Some(Piece::Queen),
+        _ => return None,
+    };
+    Some(Move {
+        from: Square::index(usize::from(code & 63)),
+        to: Square::index(usize::from(code >> 6 & 63)),
+        promotion,
+    })
+}
+
+impl GameRecord {
+    /// The game as one frame: length, checksum, payload.
+    pub fn to_frame(&self) -> Vec<u8> {
+        let fen = write_fen(&self.start, false);
+        let mut payload = Vec::with_capacity(8 + fen.len() + 4 * self.plies.len());
+        payload.extend_from_slice(&self.index.to_le_bytes());
+        payload.push(self.outcome.code());
+        // A FEN is at most ~90 characters; the length byte cannot overflow.
+        payload.push(fen.len() as u8);
+        payload.extend_from_slice(fen.as_bytes());
+        let plies = &self.plies[..self.plies.len().min(MAX_PLIES)];
+        payload.extend_from_slice(&(plies.len() as u16).to_le_bytes());
+        for ply in plies {
+            payload.extend_from_slice(&encode_move(ply.mv).to_le_bytes());
+            payload.extend_from_slice(&ply.score.to_le_bytes());
+        }
+        let mut frame = Vec::with_capacity(FRAME_HEADER + payload.len());
+        frame.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        frame.extend_from_slice(&fnv1a64(&payload).to_le_bytes());
+        frame.extend_from_slice(&payload);
+        frame
+    }
+
+    fn from_payload(payload: &[u8]) -> Result<GameRecord, String> {
+        let short = || "payload too short".to_string();
+        let index = u32::from_le_bytes(payload.get(..4).ok_or_else(short)?.try_into().unwrap());
+        let outcome =
+            Outcome::from_code(*payload.get(4).ok_or_else(short)?).ok_or("unknown result code")?;
+        let fen_len = usize::from(*payload.get(5).ok_or_else(short)?);
+        let fen = payload.get(6..6 + fen_len).ok_or_else(short)?;
+        let fen = std::str::from_utf8(fen).map_err(|_| "start FEN is not text")?;
+        let start = parse_fen(fen, false).map_err(|e| e.to_string())?;
+        let at = 6 + fen_len;
+        let count = u16::from_le_bytes(
+            payload
+                .get(at..at + 2)
+                .ok_or_else(short)?
+                .try_into()
+                .unwrap(),
+        );
+        let body = &payload[at + 2..];
+        if body.len() != 4 * usize::from(count) {
+            return Err(format!("{count} plies do not fill {} bytes", body.len()));
+        }
+        let mut board = start.clone();
+        let mut plies = Vec::with_capacity(usize::from(count));
+        for (i, bytes) in body.chunks_exact(4).enumerate() {
+            let code = u16::from_le_bytes([bytes[0], bytes[1]]);
+            let score = i16::from_le_bytes([bytes[2], bytes[3]]);
+            let mv = decode_move(code)
+                .filter(|&mv| board.is_legal(mv))
+                .ok_or_else(|| format!("ply {}: illegal move code {code:#06x}", i + 1))?;
+            board.play_unchecked(mv);
+            plies.push(Ply { mv, score });
+        }
+        Ok(GameRecord {
+            index,
+            start,
+            plies,
+            outcome,
+        })
+    }
+
+    /// The quiet positions of the game with their labels: side to move not in check, the move
+    /// played neither a capture nor a promotion.
+    pub fn samples(&self) -> impl Iterator<Item = Sample> + '_ {
+        let mut board = self.start.clone();
+        self.plies.iter().filter_map(move |ply| {
+            let quiet = board.checkers().is_empty()
+                && !is_capture(&board, ply.mv)
+                && ply.mv.promotion.is_none();
+            let sample = quiet.then(|| Sample {
+                board: board.clone(),
+                score: ply.score,
+                outcome: self.outcome,
+            });
+            board.play_unchecked(ply.mv);
+            sample
+        })
+    }
+}
+
+/// What reading a data file found.
+#[derive(Clone, Debug)]
+pub struct DataFile {
+    /// The run the file belongs to.
+    pub header: RunHeader,
+    /// The whole games, in file order.
+    pub games: Vec<GameRecord>,
+    /// Length of the intact part of the file (header and whole frames).
+    pub intact_len: usize,
+    /// Bytes after it that were dropped (a torn last frame), 0 for a whole file.
+    pub dropped: usize,
+}
+
+/// Reads a data file image. A damaged or partial last frame is dropped (see `DataFile::dropped`);
+/// a wrong header is an error, and so is a damaged frame followed by whole ones, since that is
+/// not what a killed writer leaves.
+pub fn read(bytes: &[u8]) -> Result<DataFile, DataError> {
+    let fail = |reason: String| DataError(reason);
+    if bytes.len() < HEADER {
+        return Err(fail(format!(
+            "{} bytes are too few for a self-play data header",
+            bytes.len()
+        )));
+    }
+    if bytes[..8] != MAGIC {
+        return Err(fail("not a Tropa self-play data file (wrong magic)".into()));
+    }
+    let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+    if version != VERSION {
+        return Err(fail(format!(
+            "data format version {version}, this Tropa reads {VERSION}"
+        )));
+    }
+    let header = RunHeader {
+        nodes: u32::from_le_bytes(bytes[12..16].try_into().unwrap()),
+        seed: u64::from_le_bytes(bytes[16..24].try_into().unwrap()),
+    };
+    let mut games = Vec::new();
+    let mut at = HEADER;
+    while at < bytes.len() {
+        match frame_at(bytes, at) {
+            Ok((game, next)) => {
+                games.push(game);
+                at = next;
+            }
+            Err(reason) => {
+                // A torn tail is the last frame; anything after it means real damage.
+                let tail_is_torn = frame_len(bytes, at).is_none_or(|end| end >= bytes.len());
+                if !tail_is_torn {
+                    return Err(fail(format!("frame at byte {at}: {reason}")));
+                }
+                break;
+            }
+        }
+    }
+    Ok(DataFile {
+        header,
+        games,
+        intact_len: at,
+        dropped: bytes.len() - at,
+    })
+}
+
+/// The end of the frame at `at` as its length field says, if the field is there.
+fn frame_len(bytes: &[u8], at: usize) -> Option<usize> {
+    let len = bytes.get(at..at + 4)?;
+    Some(at + FRAME_HEADER + u32::from_le_bytes(len.try_into().unwrap()) as usize)
+}
+
+fn frame_at(bytes: &[u8], at: usize) -> Result<(GameRecord, usize), String> {
+    let end = frame_len(bytes, at).ok_or("truncated frame header")?;
+    let payload = bytes.get(at + FRAME_HEADER..end).ok_or("truncated frame")?;
+    let stored = u64::from_le_bytes(bytes[at + 4..at + 12].try_into().unwrap());
+    if fnv1a64(payload) != stored {
+        return Err("checksum mismatch".into());
+    }
+    Ok((GameRecord::from_payload(payload)?, end))
+}
+
+/// Reads a data file from disk; `.xz` files are decompressed through `xz -dc`.
+pub fn read_path(path: &std::path::Path) -> Result<DataFile, DataError> {
+    let name = path.display();
+    let bytes = if path.extension().is_some_and(|e| e == "xz") {
+        let out = std::process::Command::new("xz")
+            .arg("-dc")
+            .arg(path)
+            .output()
+            .map_err(|e| DataError(format!("{name}: cannot run xz: {e}")))?;
+        if !out.status.success() {
+            return Err(DataError(format!(
+                "{name}: xz failed: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            )));
+        }
+        out.stdout
+    } else {
+        std::fs::read(path).map_err(|e| DataError(format!("{name}: {e}")))?
+    };
+    read(&bytes).map_err(|e| DataError(format!("{name}: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Game;
+
+    fn sample_game() -> GameRecord {
+        // Castling, a capture, en passant and a promotion to a knight, all in one record.
+        let game = Game::from_uci(
+            Some("r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1"),
+            &["e5d6", "e8g8", "b7b8n", "a8b8", "e1c1"],
+            false,
+        )
+        .unwrap();
+        GameRecord {
+            index: 7,
+            start: game.start().clone(),
+            plies: game
+                .moves()
+                .iter()
+                .enumerate()
+                .map(|(i, &mv)| Ply {
+                    mv,
+                    score: 30 - 20 * i as i16,
+                })
+                .collect(),
+            outcome: Outcome::Draw,
+        }
+    }
+
+    fn file_of(games: &[GameRecord]) -> Vec<u8> {
+        let mut bytes = RunHeader {
+            nodes: 5000,
+            seed: 42,
+        }
+        .to_bytes()
+        .to_vec();
+        for g in games {
+            bytes.extend(g.to_frame());
+        }
+        bytes
+    }
+
+    #[test]
+    fn games_round_trip_with_every_kind_of_move() {
+        let game = sample_game();
+        let bytes = file_of(&[game.clone(), game.clone()]);
+        let file = read(&bytes).unwrap();
+        assert_eq!(file.games, vec![game.clone(), game]);
+        assert_eq!(file.header.nodes, 5000);
+        assert_eq!(file.header.seed, 42);
+        assert_eq!(file.dropped, 0);
+        // 4 bytes a ply plus the frame, FEN and counts.
+        assert!(bytes.len() < HEADER + 2 * (12 + 9 + 60 + 4 * 5));
+    }
+
+    #[test]
+    fn only_quiet_positions_are_samples() {
+        let game = sample_game();
+        // e5d6 (en passant) and a8b8 (capture) and b7b8n (promotion) are not quiet.
+        let samples: Vec<Sample> = game.samples().collect();
+        assert_eq!(samples.len(), 2);
+        assert_eq!(samples[0].score, 10);
+        assert_eq!(samples[1].score, -50);
+        assert_eq!(samples[1].outcome, Outcome::Draw);
+    }
+
+    #[test]
+    fn a_torn_tail_is_dropped_at_every_cut() {
+        let game = sample_game();
+        let whole = file_of(&[game.clone(), game.clone()]);
+        let first_end = file_of(&[game]).len();
+        for cut in first_end + 1..whole.len() {
+            let file = read(&whole[..cut]).unwrap();
+            assert_eq!(file.games.len(), 1, "cut at {cut}");
+            assert_eq!(file.intact_len, first_end);
+            assert_eq!(file.dropped, cut - first_end);
+        }
+    }
+
+    #[test]
+    fn damage_before_whole_frames_and_bad_headers_are_errors() {
+        let game = sample_game();
+        let mut bytes = file_of(&[game.clone(), game]);
+        bytes[HEADER + 20] ^= 1;
+        assert!(read(&bytes).unwrap_err().0.contains("checksum"));
+        assert!(read(b"TropaDG").unwrap_err().0.contains("too few"));
+        let mut wrong = file_of(&[]);
+        wrong[0] = b'X';
+        assert!(read(&wrong).unwrap_err().0.contains("magic"));
+        let mut version = file_of(&[]);
+        version[8] = 9;
+        assert!(read(&version).unwrap_err().0.contains("version 9"));
+    }
+
+    #[test]
+    fn an_illegal_move_is_an_error_not_a_panic() {
+        let mut game = sample_game();
+        game.plies[0].mv = Move {
+            from: Square::A1,
+            to: Square::H8,
+            promotion: None,
+        };
+        let bytes = file_of(&[game.clone(), game]);
+        assert!(read(&bytes).unwrap_err().0.contains("illegal move"));
+    }
+}

@@ -1,0 +1,313 @@
+//! Accumulators along the search path, updated by each move's few features.
+//!
+//! Design note: the search is copy-make, so the stack holds one entry per ply. Making a move
+//! only records its `Delta` (at most two features off and two on for each side); the
+//! accumulators are computed when a position is evaluated, from the nearest computed ancestor
+//! forward, so a node cut before its evaluation costs no vector work. A null move records an
+//! empty delta (a copy). An entry with nothing to start from (the root, or a path whose start
+//! was not computed) is refreshed from the board being evaluated.
+
+use super::{feature, Network};
+use crate::rules::{Board, Color, Move, Piece, Square};
+
+/// A piece put on or taken off a square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Change {
+    color: Color,
+    piece: Piece,
+    square: Square,
+}
+
+/// What a move changes in the inputs: at most two pieces off and two on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Delta {
+    off: [Option<Change>; 2],
+    on: [Option<Change>; 2],
+}
+
+impl Delta {
+    /// The changes `mv` makes to `board` (the position before the move; castling is
+    /// king-takes-rook, in standard chess and Chess960 alike).
+    pub fn of_move(board: &Board, mv: Move) -> Delta {
+        let us = board.side_to_move();
+        let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
+        let at = |piece, square| {
+            Some(Change {
+                color: us,
+                piece,
+                square,
+            })
+        };
+        if board.color_on(mv.to) == Some(us) {
+            // Castling: the king and the rook go to their files on the back rank.
+            let rank = mv.from.rank();
+            let short = mv.to.file() > mv.from.file();
+            let (king_file, rook_file) = if short {
+                (crate::rules::File::G, crate::rules::File::F)
+            } else {
+                (crate::rules::File::C, crate::rules::File::D)
+            };
+            return Delta {
+                off: [at(Piece::King, mv.from), at(Piece::Rook, mv.to)],
+                on: [
+                    at(Piece::King, Square::new(king_file, rank)),
+                    at(Piece::Rook, Square::new(rook_file, rank)),
+                ],
+            };
+        }
+        let captured = match board.piece_on(mv.to) {
+            Some(victim) => Some(Change {
+                color: !us,
+                piece: victim,
+                square: mv.to,
+            }),
+            // En passant: a pawn moving diagonally to an empty square.
+            None if piece == Piece::Pawn && mv.from.file() != mv.to.file() => Some(Change {
+                color: !us,
+                piece: Piece::Pawn,
+                square: Square::new(mv.to.file(), mv.from.rank()),
+            }),
+            None => None,
+        };
+        Delta {
+            off: [at(piece, mv.from), captured],
+            on: [at(mv.promotion.unwrap_or(piece), mv.to), None],
+        }
+    }
+}
+
+/// The weight rows of `changes` as `perspective` sees them, without allocating.
+fn rows<'a>(
+    net: &'a Network,
+    perspective: Color,
+    changes: &[Option<Change>; 2],
+) -> ([&'a [i16]; 2], usize) {
+    let mut out: [&[i16]; 2] = [&[], &[]];
+    let mut n = 0;
+    for c in changes.iter().flatten() {
+        out[n] = net.row(feature(perspective, c.color, c.piece, c.square));
+        n += 1;
+    }
+    (out, n)
+}
+
+/// One ply's accumulators (White's perspective, then Black's) and how they were reached.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    delta: Delta,
+    /// Is `delta` meaningful (a move or null move from the previous ply)?
+    has_parent: bool,
+    computed: bool,
+}
+
+/// Accumulators for every ply of the search path.
+#[derive(Clone, Debug)]
+pub struct AccumulatorStack {
+    hidden: usize,
+    /// Per ply, `2 × hidden` values: White's accumulator, then Black's.
+    values: Vec<i16>,
+    entries: Vec<Entry>,
+}
+
+impl AccumulatorStack {
+    /// A stack for `plies` plies of a net of width `hidden`.
+    pub fn new(hidden: usize, plies: usize) -> Self {
+        AccumulatorStack {
+            hidden,
+            values: vec![0; 2 * hidden * plies],
+            entries: vec![Entry::default(); plies],
+        }
+    }
+
+    /// The search starts at ply 0 with a new root: nothing below is valid.
+    pub fn reset(&mut self) {
+        self.entries[0] = Entry::default();
+    }
+
+    /// The position at `ply` is reached by `delta` from the one at `ply − 1`.
+    pub fn push(&mut self, ply: usize, delta: Delta) {
+        self.entries[ply] = Entry {
+            delta,
+            has_parent: true,
+            computed: false,
+        };
+    }
+
+    fn split(&mut self, parent: usize) -> (&[i16], &mut [i16]) {
+        let width = 2 * self.hidden;
+        let (before, after) = self.values.split_at_mut((parent + 1) * width);
+        (&before[parent * width..], &mut after[..width])
+    }
+
+    /// Evaluates `board`, the position at `ply`, from the side to move's view.
+    pub fn evaluate(&mut self, net: &Network, board: &Board, ply: usize) -> i32 {
+        let mut first = ply;
+        while !self.entries[first].computed && self.entries[first].has_parent && first > 0 {
+            first -= 1;
+        }
+        let width = 2 * self.hidden;
+        if !self.entries[first].computed {
+            // Nothing computed to start from: refresh this ply from the board itself.
+            let acc = &mut self.values[ply * width..(ply + 1) * width];
+            let (white, black) = acc.split_at_mut(self.hidden);
+            net.refresh(board, Color::White, white);
+            net.refresh(board, Color::Black, black);
+            self.entries[ply].computed = true;
+        } else {
+            for p in first + 1..=ply {
+                let delta = self.entries[p].delta;
+                let hidden = self.hidden;
+                let (parent, child) = self.split(p - 1);
+                for (side, perspective) in [(0, Color::White), (1, Color::Black)] {
+                    let (on, n_on) = rows(net, perspective, &delta.on);
+                    let (off, n_off) = rows(net, perspective, &delta.off);
+                    net.kernel.update(
+                        &mut child[side * hidden..(side + 1) * hidden],
+                        &parent[side * hidden..(side + 1) * hidden],
+                        &on[..n_on],
+                        &off[..n_off],
+                    );
+                }
+                self.entries[p].computed = true;
+            }
+        }
+        let acc = &self.values[ply * width..(ply + 1) * width];
+        let (white, black) = acc.split_at(self.hidden);
+        net.output(white, black, board.side_to_move())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::simd::Kernel;
+    use super::super::tests::random_net;
+    use super::*;
+    use crate::rules::{is_castling, is_en_passant, legal_moves, parse_fen};
+    use crate::util::Rng;
+
+    /// Starts rich in castling, en passant and promotions, standard and Chess960.
+    const STARTS: [(&str, bool); 5] = [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            false,
+        ),
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            false,
+        ),
+        ("r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1", false),
+        (
+            "n1r2krq/p1pp1ppp/1p6/4p3/4P3/1P6/P1PP1PPP/N1R2KRQ w GCgc - 0 1",
+            true,
+        ),
+        ("1rk3r1/8/8/8/8/8/8/1RK3R1 w GBgb - 0 1", true),
+    ];
+
+    #[derive(Default)]
+    struct Seen {
+        castling: usize,
+        en_passant: usize,
+        promotions: usize,
+        captures: usize,
+        nulls: usize,
+        backtracks: usize,
+    }
+
+    /// Random walks with backtracking and null moves; at every evaluated ply the incremental
+    /// accumulators equal a refresh and the score equals the full evaluation.
+    fn walk(net: &Network, seen: &mut Seen, seed: u64) {
+        let mut rng = Rng::for_stream(seed, 1);
+        let mut stack = AccumulatorStack::new(net.hidden(), 64);
+        for &(fen, chess960) in &STARTS {
+            let root = parse_fen(fen, chess960).unwrap();
+            let mut path = vec![root];
+            stack.reset();
+            for _ in 0..300 {
+                if path.len() > 2 && (rng.below(8) == 0 || path.len() == 60) {
+                    path.truncate(1 + rng.below(path.len() - 1));
+                    seen.backtracks += 1;
+                }
+                let board = path.last().unwrap().clone();
+                let moves = legal_moves(&board);
+                let null = board.checkers().is_empty() && rng.below(10) == 0;
+                let (child, delta) = if null || moves.is_empty() {
+                    let Some(child) = board.null_move() else {
+                        path.truncate(1);
+                        continue;
+                    };
+                    seen.nulls += 1;
+                    (child, Delta::default())
+                } else {
+                    // Rare moves are chosen often, so that every kind is checked many times.
+                    let rare: Vec<Move> = moves
+                        .iter()
+                        .copied()
+                        .filter(|&m| {
+                            is_castling(&board, m)
+                                || is_en_passant(&board, m)
+                                || m.promotion.is_some()
+                        })
+                        .collect();
+                    let mv = if !rare.is_empty() && rng.below(2) == 0 {
+                        rare[rng.below(rare.len())]
+                    } else {
+                        moves[rng.below(moves.len())]
+                    };
+                    seen.castling += usize::from(is_castling(&board, mv));
+                    seen.en_passant += usize::from(is_en_passant(&board, mv));
+                    seen.promotions += usize::from(mv.promotion.is_some());
+                    seen.captures +=
+                        usize::from(board.color_on(mv.to) == Some(!board.side_to_move()));
+                    let mut child = board.clone();
+                    child.play_unchecked(mv);
+                    (child, Delta::of_move(&board, mv))
+                };
+                stack.push(path.len(), delta);
+                path.push(child);
+                let ply = path.len() - 1;
+                // Evaluate most plies, skip some so that updates chain over several moves.
+                if rng.below(3) != 0 {
+                    let board = &path[ply];
+                    assert_eq!(
+                        stack.evaluate(net, board, ply),
+                        net.evaluate_full(board),
+                        "{fen}"
+                    );
+                    let width = 2 * net.hidden();
+                    let mut fresh = vec![0; width];
+                    let (white, black) = fresh.split_at_mut(net.hidden());
+                    net.refresh(board, Color::White, white);
+                    net.refresh(board, Color::Black, black);
+                    assert_eq!(&stack.values[ply * width..(ply + 1) * width], &fresh[..]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn incremental_accumulators_equal_a_refresh_on_every_kernel() {
+        let mut seen = Seen::default();
+        for kernel in Kernel::available() {
+            let mut net = random_net(32, 7);
+            net.set_kernel(kernel);
+            for seed in 0..6 {
+                walk(&net, &mut seen, seed);
+            }
+        }
+        assert!(seen.castling > 20, "castling {}", seen.castling);
+        assert!(seen.en_passant > 20, "en passant {}", seen.en_passant);
+        assert!(seen.promotions > 20, "promotions {}", seen.promotions);
+        assert!(seen.captures > 50 && seen.nulls > 50 && seen.backtracks > 50);
+    }
+
+    #[test]
+    fn a_stale_entry_is_never_used_after_a_new_root() {
+        let net = random_net(16, 2);
+        let mut stack = AccumulatorStack::new(16, 8);
+        let a = parse_fen(STARTS[0].0, false).unwrap();
+        let b = parse_fen(STARTS[1].0, false).unwrap();
+        assert_eq!(stack.evaluate(&net, &a, 0), net.evaluate_full(&a));
+        stack.reset();
+        assert_eq!(stack.evaluate(&net, &b, 0), net.evaluate_full(&b));
+    }
+}

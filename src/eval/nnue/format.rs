@@ -1,0 +1,229 @@
+//! The net file: a versioned header, the quantised weights, and a checksum.
+//!
+//! Design note: the file is the in-memory arrays (little-endian), so loading is a copy and a
+//! check. Layout, version 1:
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `TropaNN\0` |
+//! | 8 | 2 | format version (1) |
+//! | 10 | 2 | N, accumulator width per perspective (a multiple of 16, at most 4096) |
+//! | 12 | 2 | inputs (768) |
+//! | 14 | 2 | QA, accumulator quantisation (255) |
+//! | 16 | 2 | QB, output-weight quantisation (64) |
+//! | 18 | 2 | SCALE, centipawns per unit of the net's output (400) |
+//! | 20 | 4 | reserved, 0 |
+//! | 24 | 2·768·N | feature weights (i16), feature by feature, N each |
+//! | … | 2N | accumulator biases (i16) |
+//! | … | 4N | output weights (i16, each within ±127), side to move's half first |
+//! | … | 4 | output bias (i32, in units of QA·QB) |
+//! | … | 8 | FNV-1a 64 checksum of every byte before it |
+//!
+//! Reading checks the size, magic, version, every constant, the reserved field, the checksum
+//! and the output-weight range (the kernels rely on it), so a net that loads evaluates without
+//! overflow checks. Every failure is an error that says what is wrong.
+
+use super::{Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE};
+use crate::util::fnv1a64;
+use std::fmt;
+use std::path::Path;
+
+/// The file signature.
+pub const MAGIC: [u8; 8] = *b"TropaNN\0";
+/// The format version this Tropa reads and writes.
+pub const VERSION: u16 = 1;
+/// Bytes of the header.
+pub const HEADER: usize = 24;
+/// Widest accumulator a file may declare.
+pub const MAX_HIDDEN: usize = 4096;
+const CHECKSUM: usize = 8;
+
+/// Why a net could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetError(pub String);
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// Bytes of a file holding a net of width `hidden`.
+pub fn file_size(hidden: usize) -> usize {
+    HEADER + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + CHECKSUM
+}
+
+fn u16_at(bytes: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([bytes[at], bytes[at + 1]])
+}
+
+fn i16s(bytes: &[u8]) -> Vec<i16> {
+    bytes
+        .chunks_exact(2)
+        .map(|b| i16::from_le_bytes([b[0], b[1]]))
+        .collect()
+}
+
+impl Network {
+    /// The file image of the net.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(file_size(self.hidden));
+        out.extend_from_slice(&MAGIC);
+        for field in [
+            VERSION,
+            self.hidden as u16,
+            INPUTS as u16,
+            QA as u16,
+            QB as u16,
+            SCALE as u16,
+        ] {
+            out.extend_from_slice(&field.to_le_bytes());
+        }
+        out.extend_from_slice(&[0; 4]);
+        for array in [&self.feature_weights, &self.biases, &self.output_weights] {
+            for w in array.iter() {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        let sum = fnv1a64(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Reads a net from its file image.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        let fail = |reason: String| Err(NetError(reason));
+        if bytes.len() < HEADER + CHECKSUM {
+            return fail(format!("{} bytes are too few for a net", bytes.len()));
+        }
+        if bytes[..8] != MAGIC {
+            return fail("not a Tropa net (wrong magic)".into());
+        }
+        let version = u16_at(bytes, 8);
+        if version != VERSION {
+            return fail(format!(
+                "net format version {version}, this Tropa reads {VERSION}"
+            ));
+        }
+        let hidden = usize::from(u16_at(bytes, 10));
+        if hidden == 0 || hidden % 16 != 0 || hidden > MAX_HIDDEN {
+            return fail(format!(
+                "accumulator width {hidden} is not a multiple of 16 in 16..={MAX_HIDDEN}"
+            ));
+        }
+        let constants = [
+            ("inputs", u16_at(bytes, 12), INPUTS as u16),
+            ("QA", u16_at(bytes, 14), QA as u16),
+            ("QB", u16_at(bytes, 16), QB as u16),
+            ("SCALE", u16_at(bytes, 18), SCALE as u16),
+        ];
+        for (name, found, expected) in constants {
+            if found != expected {
+                return fail(format!("{name} is {found}, this Tropa uses {expected}"));
+            }
+        }
+        if bytes[20..24] != [0; 4] {
+            return fail("reserved header field is not zero".into());
+        }
+        let size = file_size(hidden);
+        if bytes.len() != size {
+            return fail(format!(
+                "a net of width {hidden} has {size} bytes, this file {} (truncated or padded)",
+                bytes.len()
+            ));
+        }
+        let body = size - CHECKSUM;
+        let stored = u64::from_le_bytes(bytes[body..].try_into().unwrap());
+        if fnv1a64(&bytes[..body]) != stored {
+            return fail("checksum mismatch: the file is damaged".into());
+        }
+        let mut at = HEADER;
+        let mut take = |count: usize| {
+            let slice = &bytes[at..at + 2 * count];
+            at += 2 * count;
+            i16s(slice)
+        };
+        let feature_weights = take(INPUTS * hidden);
+        let biases = take(hidden);
+        let output_weights = take(2 * hidden);
+        let output_bias = i32::from_le_bytes(bytes[body - 4..body].try_into().unwrap());
+        if let Some(w) = output_weights
+            .iter()
+            .find(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
+        {
+            return fail(format!("output weight {w} is beyond ±{MAX_OUTPUT_WEIGHT}"));
+        }
+        Ok(Network::from_parts(
+            hidden,
+            feature_weights,
+            biases,
+            output_weights,
+            output_bias,
+        ))
+    }
+
+    /// Reads a net from a file; errors name the file.
+    pub fn load(path: &Path) -> Result<Network, NetError> {
+        let bytes =
+            std::fs::read(path).map_err(|e| NetError(format!("{}: {e}", path.display())))?;
+        Network::from_bytes(&bytes).map_err(|e| NetError(format!("{}: {e}", path.display())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::random_net;
+    use super::*;
+
+    fn err(bytes: &[u8]) -> String {
+        Network::from_bytes(bytes).unwrap_err().0
+    }
+
+    #[test]
+    fn a_net_round_trips_through_its_file() {
+        let net = random_net(32, 5);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), file_size(32));
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back.to_bytes(), bytes);
+        assert_eq!(back.hidden(), 32);
+    }
+
+    #[test]
+    fn bad_files_are_errors_that_say_why() {
+        let bytes = random_net(16, 9).to_bytes();
+        assert!(err(&bytes[..10]).contains("too few"));
+        assert!(err(&bytes[..bytes.len() - 1]).contains("truncated"));
+        let mut padded = bytes.clone();
+        padded.push(0);
+        assert!(err(&padded).contains("truncated or padded"));
+        let mut magic = bytes.clone();
+        magic[1] = b'x';
+        assert!(err(&magic).contains("magic"));
+        let mut version = bytes.clone();
+        version[8] = 2;
+        assert!(err(&version).contains("version 2"));
+        let mut width = bytes.clone();
+        width[10] = 17;
+        assert!(err(&width).contains("multiple of 16"));
+        let mut qa = bytes.clone();
+        qa[14] = 1;
+        assert!(err(&qa).contains("QA"));
+        let mut flipped = bytes.clone();
+        flipped[HEADER + 100] ^= 4;
+        assert!(err(&flipped).contains("checksum"));
+        // An output weight out of range behind a valid checksum.
+        let mut wide = bytes.clone();
+        let body = wide.len() - CHECKSUM;
+        let at = body - 4 - 2;
+        wide[at..at + 2].copy_from_slice(&500i16.to_le_bytes());
+        let sum = fnv1a64(&wide[..body]);
+        wide[body..].copy_from_slice(&sum.to_le_bytes());
+        assert!(err(&wide).contains("beyond"));
+        let missing = Network::load(Path::new("/nonexistent/tropa.nnue")).unwrap_err();
+        assert!(missing.0.contains("/nonexistent/tropa.nnue"));
+    }
+}

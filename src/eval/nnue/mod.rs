@@ -1,0 +1,196 @@
+//! The learned evaluation (issue 12): an efficiently updatable network (768 → N)×2 → 1 with a
+//! perspective accumulator and a squared clipped ReLU, in integers.
+//!
+//! Design note: each side has an accumulator of N i16 values, the sum of the weight rows of
+//! the pieces as that side sees them (`feature`: own pieces first, the board mirrored for
+//! Black) plus a bias. The output is `Σ clamp(a, 0, QA)² · w` over the side to move's
+//! accumulator and then the other's, divided by QA, plus the bias, scaled to centipawns. The
+//! search keeps accumulators per ply (`accumulator`) and updates them by the move's few
+//! features; `evaluate_full` computes one from scratch and is the reference the incremental
+//! update is tested against. The kernels (`simd`) are chosen once per net.
+
+mod accumulator;
+pub mod format;
+pub mod simd;
+
+pub use accumulator::{AccumulatorStack, Delta};
+pub use format::NetError;
+
+use crate::rules::{Board, Color, Piece, Square};
+use simd::Kernel;
+
+/// Input features: colour (own, other) × piece × square.
+pub const INPUTS: usize = 768;
+/// Accumulator quantisation: a float 1.0 is QA in the accumulator.
+pub const QA: i32 = 255;
+/// Output-weight quantisation: a float 1.0 is QB.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the net's float output.
+pub const SCALE: i32 = 400;
+/// Largest quantised output weight (the kernels multiply `clamp(a, 0, QA) · w` in i16).
+pub const MAX_OUTPUT_WEIGHT: i32 = 127;
+/// Largest float weight a trainer should produce (keeps accumulators and output weights in
+/// range after quantisation).
+pub const FLOAT_WEIGHT_LIMIT: f32 = 1.98;
+/// The net's score is kept within this many centipawns of zero, far from mate scores.
+pub const EVAL_LIMIT: i32 = 10_000;
+
+/// The input feature of a piece of `color` on `square`, seen by `perspective`.
+pub fn feature(perspective: Color, color: Color, piece: Piece, square: Square) -> usize {
+    let (side, square) = match perspective {
+        Color::White => (color as usize, square as usize),
+        Color::Black => (1 - color as usize, square as usize ^ 56),
+    };
+    side * 384 + piece as usize * 64 + square
+}
+
+/// Every active feature of `board` as `perspective` sees it.
+pub fn features(board: &Board, perspective: Color) -> impl Iterator<Item = usize> + '_ {
+    Color::ALL.into_iter().flat_map(move |color| {
+        Piece::ALL.into_iter().flat_map(move |piece| {
+            board
+                .colored_pieces(color, piece)
+                .into_iter()
+                .map(move |square| feature(perspective, color, piece, square))
+        })
+    })
+}
+
+/// A quantised net ready to evaluate.
+#[derive(Clone, Debug)]
+pub struct Network {
+    hidden: usize,
+    /// `INPUTS × hidden`, feature by feature.
+    feature_weights: Vec<i16>,
+    biases: Vec<i16>,
+    /// `2 × hidden`, side to move's half first.
+    output_weights: Vec<i16>,
+    output_bias: i32,
+    kernel: Kernel,
+}
+
+impl Network {
+    /// A net from its quantised arrays (as a trainer produces them). Panics if the lengths do
+    /// not fit `hidden`, a programming error; files go through `from_bytes`, which checks.
+    pub fn from_parts(
+        hidden: usize,
+        feature_weights: Vec<i16>,
+        biases: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: i32,
+    ) -> Network {
+        assert!(hidden > 0 && hidden.is_multiple_of(16) && hidden <= format::MAX_HIDDEN);
+        assert_eq!(feature_weights.len(), INPUTS * hidden);
+        assert_eq!(biases.len(), hidden);
+        assert_eq!(output_weights.len(), 2 * hidden);
+        Network {
+            hidden,
+            feature_weights,
+            biases,
+            output_weights: output_weights
+                .into_iter()
+                .map(|w| w.clamp(-MAX_OUTPUT_WEIGHT as i16, MAX_OUTPUT_WEIGHT as i16))
+                .collect(),
+            output_bias,
+            kernel: Kernel::detect(),
+        }
+    }
+
+    /// Accumulator width per perspective.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The kernels in use.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
+    }
+
+    /// Runs on `kernel` from now on (tests compare kernels; `Kernel::detect` is the default).
+    pub fn set_kernel(&mut self, kernel: Kernel) {
+        self.kernel = kernel;
+    }
+
+    fn row(&self, feature: usize) -> &[i16] {
+        &self.feature_weights[feature * self.hidden..(feature + 1) * self.hidden]
+    }
+
+    /// Fills `acc` with `board`'s accumulator for `perspective`, from scratch.
+    pub fn refresh(&self, board: &Board, perspective: Color, acc: &mut [i16]) {
+        let rows: Vec<&[i16]> = features(board, perspective).map(|f| self.row(f)).collect();
+        self.kernel.update(acc, &self.biases, &rows, &[]);
+    }
+
+    /// Centipawns from the side to move's view, from both accumulators (`white`, `black`).
+    pub fn output(&self, white: &[i16], black: &[i16], side_to_move: Color) -> i32 {
+        let (us, them) = match side_to_move {
+            Color::White => (white, black),
+            Color::Black => (black, white),
+        };
+        let sum = self.kernel.output(us, them, &self.output_weights);
+        let raw = i64::from(sum / QA + self.output_bias);
+        let cp = raw * i64::from(SCALE) / i64::from(QA * QB);
+        cp.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
+    }
+
+    /// Evaluates `board` from scratch (`tropa eval`, tests, the trainer's checks).
+    pub fn evaluate_full(&self, board: &Board) -> i32 {
+        let mut white = vec![0; self.hidden];
+        let mut black = vec![0; self.hidden];
+        self.refresh(board, Color::White, &mut white);
+        self.refresh(board, Color::Black, &mut black);
+        self.output(&white, &black, board.side_to_move())
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::rules::parse_fen;
+    use crate::util::Rng;
+
+    /// A net with random weights in the ranges a trainer produces.
+    pub(crate) fn random_net(hidden: usize, seed: u64) -> Network {
+        let mut rng = Rng::for_stream(seed, 0);
+        let mut draw = |n: usize, limit: i32| -> Vec<i16> {
+            (0..n).map(|_| rng.symmetric(limit) as i16).collect()
+        };
+        let feature_weights = draw(INPUTS * hidden, 120);
+        let biases = draw(hidden, 200);
+        let output_weights = draw(2 * hidden, MAX_OUTPUT_WEIGHT);
+        Network::from_parts(hidden, feature_weights, biases, output_weights, 1234)
+    }
+
+    #[test]
+    fn features_mirror_between_perspectives() {
+        let board = parse_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", false).unwrap();
+        let mut white: Vec<usize> = features(&board, Color::White).collect();
+        let mut black: Vec<usize> = features(&board, Color::Black).collect();
+        white.sort();
+        black.sort();
+        // White sees its rook a1 and king e1 as own pieces; Black sees them as the other's,
+        // mirrored to a8 and e8.
+        assert_eq!(white, vec![3 * 64, 5 * 64 + 4, 384 + 5 * 64 + 60]);
+        assert_eq!(
+            black,
+            vec![5 * 64 + 4, 384 + 3 * 64 + 56, 384 + 5 * 64 + 60]
+        );
+    }
+
+    #[test]
+    fn a_mirrored_position_scores_the_same_for_its_side_to_move() {
+        let net = random_net(32, 1);
+        let a = parse_fen(
+            "r3k2r/pp3ppp/2n5/3q4/8/2N5/PPP2PPP/R3K2R w KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        let b = parse_fen(
+            "r3k2r/ppp2ppp/2n5/8/3Q4/2N5/PP3PPP/R3K2R b KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        assert_eq!(net.evaluate_full(&a), net.evaluate_full(&b));
+        assert_ne!(net.evaluate_full(&a), 0);
+    }
+}
