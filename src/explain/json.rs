@@ -7,7 +7,7 @@
 //! as data: squares as "e4", moves in UCI and SAN, scores in centipawns from the plan side's view
 //! (or `mate`: moves to mate, negative when mated).
 
-use super::{check_plans, CheckLimits, PlanCheck, PlanStatus};
+use super::{check_plans, ranked, CheckLimits, PlanCheck, PlanStatus};
 use crate::pioneer::attack::Goal;
 use crate::pioneer::plan::{counter_text, headline, support_text};
 use crate::pioneer::zone::Analysis;
@@ -28,15 +28,6 @@ fn score_json(score: i32) -> Value {
     match Score::from_internal(score) {
         Score::Centipawns(cp) => json!({ "cp": cp }),
         Score::Mate(n) => json!({ "mate": n }),
-    }
-}
-
-/// Where a status ranks in the list, best first.
-fn rank(status: PlanStatus) -> u8 {
-    match status {
-        PlanStatus::Confirmed => 0,
-        PlanStatus::NotPlayable => 1,
-        PlanStatus::Refuted => 2,
     }
 }
 
@@ -108,23 +99,17 @@ pub fn plans_json(
     side: Option<Color>,
     limits: CheckLimits,
 ) -> Value {
-    let mut checks: Vec<PlanCheck> = check_plans(board, analysis, limits)
+    let checks = check_plans(board, analysis, limits);
+    let plans: Vec<Value> = ranked(&checks)
         .into_iter()
         .filter(|c| side.is_none_or(|s| s == c.side))
+        .map(|c| plan_json(board, analysis, c))
         .collect();
-    checks.sort_by_key(|c| {
-        let score = if c.status == PlanStatus::Confirmed {
-            -c.score
-        } else {
-            0
-        };
-        (rank(c.status), score, c.zone)
-    });
     json!({
         "fen": write_fen(board, false),
         "side_to_move": color_name(board.side_to_move()),
         "check_depth": limits.depth,
-        "plans": checks.iter().map(|c| plan_json(board, analysis, c)).collect::<Vec<_>>(),
+        "plans": plans,
     })
 }
 

@@ -204,7 +204,20 @@ pub fn check_text(check: &PlanCheck, depth: i32) -> String {
     )
 }
 
-/// PIONEER's report of `board` with every zone's check by the search under it.
+/// The checks best first: confirmed plans by their searched score, then those not checked,
+/// then the refuted ones; PIONEER's zone order breaks ties.
+pub fn ranked(checks: &[PlanCheck]) -> Vec<&PlanCheck> {
+    let mut ranked: Vec<&PlanCheck> = checks.iter().collect();
+    ranked.sort_by_key(|c| match c.status {
+        PlanStatus::Confirmed => (0, -c.score, c.zone),
+        PlanStatus::NotPlayable => (1, 0, c.zone),
+        PlanStatus::Refuted => (2, 0, c.zone),
+    });
+    ranked
+}
+
+/// PIONEER's report of `board` with every zone's check by the search under it, the plans best
+/// first and the refuted ones in a list of their own.
 pub fn checked_report(
     board: &Board,
     analysis: &Analysis,
@@ -219,7 +232,18 @@ pub fn checked_report(
             .map(|c| check_text(c, limits.depth))
             .collect()
     };
-    let mut out = report_with(board, analysis, side, &notes);
+    let ranked = ranked(&checks);
+    let (kept, refuted): (Vec<&PlanCheck>, Vec<&PlanCheck>) = ranked
+        .into_iter()
+        .partition(|c| c.status != PlanStatus::Refuted);
+    let sections = [
+        (None, kept.iter().map(|c| c.zone).collect()),
+        (
+            Some("Refuted by the search:"),
+            refuted.iter().map(|c| c.zone).collect(),
+        ),
+    ];
+    let mut out = report_with(board, analysis, side, &sections, &notes);
     let (confirmed, refuted) = checks
         .iter()
         .filter(|c| side.is_none_or(|s| s == c.side))

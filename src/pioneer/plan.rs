@@ -258,15 +258,19 @@ pub fn report(board: &Board, side: Option<Color>, limits: TrajectoryLimits) -> V
 
 /// The report of an analysis already made.
 pub fn report_of(board: &Board, analysis: &Analysis, side: Option<Color>) -> Vec<String> {
-    report_with(board, analysis, side, &|_| Vec::new())
+    let zones: Vec<usize> = (0..analysis.zones.len()).collect();
+    report_with(board, analysis, side, &[(None, zones)], &|_| Vec::new())
 }
 
-/// The report of an analysis, with the lines `notes(zone index)` gives under each zone's own
-/// (what a caller learned of the zone elsewhere, such as a search's check of its first move).
+/// The report of an analysis with the zones listed in `sections` — each an optional heading
+/// and zone indices in the order shown, numbered on through the sections — and the lines
+/// `notes(zone index)` gives under each zone's own (what a caller learned of the zone
+/// elsewhere, such as a search's check of its first move).
 pub fn report_with(
     board: &Board,
     analysis: &Analysis,
     side: Option<Color>,
+    sections: &[(Option<&str>, Vec<usize>)],
     notes: &dyn Fn(usize) -> Vec<String>,
 ) -> Vec<String> {
     let mut out = Vec::new();
@@ -279,14 +283,21 @@ pub fn report_with(
         count(analysis.rejected.len(), "trajectory").replace("trajectorys", "trajectories")
     ));
     let mut number = 0;
-    for (i, zone) in analysis.zones.iter().enumerate() {
-        if side.is_some_and(|s| s != zone.side()) {
-            continue;
+    for (heading, zones) in sections {
+        let shown: Vec<usize> = zones
+            .iter()
+            .copied()
+            .filter(|&i| side.is_none_or(|s| s == analysis.zones[i].side()))
+            .collect();
+        if let (Some(heading), false) = (heading, shown.is_empty()) {
+            out.push(heading.to_string());
         }
-        number += 1;
-        out.push(format!("{number:2}. {}", headline(analysis, board, i)));
-        for d in details(zone).into_iter().chain(notes(i)) {
-            out.push(format!("      {d}"));
+        for i in shown {
+            number += 1;
+            out.push(format!("{number:2}. {}", headline(analysis, board, i)));
+            for d in details(&analysis.zones[i]).into_iter().chain(notes(i)) {
+                out.push(format!("      {d}"));
+            }
         }
     }
     let fork_list = forks(board, analysis, 1);
