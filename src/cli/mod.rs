@@ -165,6 +165,12 @@ pub enum Command {
     },
     /// Self-play games at a node limit, stored for training the learned evaluation.
     Datagen(datagen::DatagenArgs),
+    /// Games, plies, quiet positions and results of `tropa datagen` files (plain or .xz).
+    DatagenStats {
+        /// Data files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
 }
 
 /// Runs the command line; returns the process exit code.
@@ -246,6 +252,7 @@ pub fn main() -> i32 {
             output,
         }) => tools::tune(&data, epochs, learning_rate, result_weight, limit, &output),
         Some(Command::Datagen(args)) => datagen::datagen(&args),
+        Some(Command::DatagenStats { files }) => datagen::stats(&files),
     };
     match result {
         Ok(()) => 0,
