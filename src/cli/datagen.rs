@@ -109,3 +109,28 @@ pub fn datagen(args: &DatagenArgs) -> Result<(), String> {
     );
     Ok(())
 }
+
+/// Runs `tropa datagen-stats`: games, plies, quiet positions and results of data files.
+pub fn stats(files: &[PathBuf]) -> Result<(), String> {
+    use crate::datagen::format::{read_path, Outcome};
+    for path in files {
+        let file = read_path(path).map_err(|e| e.to_string())?;
+        let plies: usize = file.games.iter().map(|g| g.plies.len()).sum();
+        let quiet: usize = file.games.iter().map(|g| g.samples().count()).sum();
+        let count = |o: Outcome| file.games.iter().filter(|g| g.outcome == o).count();
+        println!(
+            "{}: seed {}, {} nodes, {} games (White wins {}, draws {}, Black wins {}), {} plies, {} quiet positions, {} torn bytes at the end",
+            path.display(),
+            file.header.seed,
+            file.header.nodes,
+            file.games.len(),
+            count(Outcome::WhiteWin),
+            count(Outcome::Draw),
+            count(Outcome::BlackWin),
+            plies,
+            quiet,
+            file.dropped
+        );
+    }
+    Ok(())
+}

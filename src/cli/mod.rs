@@ -286,6 +286,12 @@ pub enum Command {
     },
     /// Self-play games at a node limit, stored for training the learned evaluation.
     Datagen(datagen::DatagenArgs),
+    /// Games, plies, quiet positions and results of `tropa datagen` files (plain or .xz).
+    DatagenStats {
+        /// Data files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
 }
 
 /// The limits of a search per position: one of seconds, nodes or depth; one second by default.
@@ -456,6 +462,7 @@ pub fn main() -> i32 {
             )
         }),
         Some(Command::Datagen(args)) => datagen::datagen(&args),
+        Some(Command::DatagenStats { files }) => datagen::stats(&files),
     };
     match result {
         Ok(()) => 0,
