@@ -3,7 +3,7 @@
 
 use super::pgn_io::{tag_line, wrap};
 use crate::rules::notation::line_to_numbered_san;
-use crate::rules::{write_fen, Board, Color, File, Game, Piece, Rank, Square, START_FEN};
+use crate::rules::{write_fen, Board, File, Game, Rank, Square, START_FEN};
 use std::time::Duration;
 
 /// The board as text, White at the bottom unless `black_below`, with files and ranks named.
@@ -25,7 +25,7 @@ pub fn board_text(board: &Board, black_below: bool) -> Vec<String> {
             let square = Square::new(file, rank);
             row.push(' ');
             row.push(match (board.piece_on(square), board.color_on(square)) {
-                (Some(piece), Some(color)) => piece_letter(piece, color),
+                (Some(piece), Some(color)) => crate::rules::piece_char(piece, color),
                 _ => '.',
             });
         }
@@ -35,22 +35,6 @@ pub fn board_text(board: &Board, black_below: bool) -> Vec<String> {
     lines.push("  +-----------------+".into());
     lines.push(format!("   {letters}"));
     lines
-}
-
-fn piece_letter(piece: Piece, color: Color) -> char {
-    let c = match piece {
-        Piece::Pawn => 'p',
-        Piece::Knight => 'n',
-        Piece::Bishop => 'b',
-        Piece::Rook => 'r',
-        Piece::Queen => 'q',
-        Piece::King => 'k',
-    };
-    if color == Color::White {
-        c.to_ascii_uppercase()
-    } else {
-        c
-    }
 }
 
 /// A clock reading: `4:05`, or `0:09.3` in the last ten seconds.

@@ -6,7 +6,7 @@
 use super::Output;
 use crate::rules::notation::move_to_uci;
 use crate::rules::perft::divide;
-use crate::rules::{write_fen, Board, Color, Piece, Square};
+use crate::rules::{write_fen, Board, Square};
 use std::time::Instant;
 
 /// Deepest `go perft` accepted: the count runs on the protocol thread, and depth 7 from a
@@ -39,21 +39,9 @@ pub fn show_board(board: &Board, chess960: bool, out: &Output) {
 }
 
 fn piece_letter(board: &Board, square: Square) -> char {
-    let (Some(piece), Some(color)) = (board.piece_on(square), board.color_on(square)) else {
-        return ' ';
-    };
-    let letter = match piece {
-        Piece::Pawn => 'p',
-        Piece::Knight => 'n',
-        Piece::Bishop => 'b',
-        Piece::Rook => 'r',
-        Piece::Queen => 'q',
-        Piece::King => 'k',
-    };
-    if color == Color::White {
-        letter.to_ascii_uppercase()
-    } else {
-        letter
+    match (board.piece_on(square), board.color_on(square)) {
+        (Some(piece), Some(color)) => crate::rules::piece_char(piece, color),
+        _ => ' ',
     }
 }
 

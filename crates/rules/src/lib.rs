@@ -85,3 +85,19 @@ pub const fn piece_value(piece: Piece) -> i32 {
         Piece::King => 20_000,
     }
 }
+
+/// The FEN letter of a piece: upper case for White, lower case for Black.
+pub fn piece_char(piece: Piece, color: Color) -> char {
+    let letter = match piece {
+        Piece::Pawn => 'p',
+        Piece::Knight => 'n',
+        Piece::Bishop => 'b',
+        Piece::Rook => 'r',
+        Piece::Queen => 'q',
+        Piece::King => 'k',
+    };
+    match color {
+        Color::White => letter.to_ascii_uppercase(),
+        Color::Black => letter,
+    }
+}
