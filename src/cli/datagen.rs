@@ -6,6 +6,7 @@
 use crate::book::pgn::read_pgn;
 use crate::datagen::play::PlaySettings;
 use crate::datagen::{run, Progress, RunSettings};
+use crate::search::syzygy::Tablebases;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -41,6 +42,9 @@ pub struct DatagenArgs {
     /// Transposition table per thread, megabytes.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Syzygy folders (separated by ':'): a position they cover ends the game with their verdict.
+    #[arg(long)]
+    pub syzygy: Option<String>,
 }
 
 /// Runs `tropa datagen`.
@@ -74,6 +78,7 @@ pub fn datagen(args: &DatagenArgs) -> Result<(), String> {
         threads: args.threads.min(256),
         hash_mb: args.hash,
     };
+    let tables = args.syzygy.as_deref().map(Tablebases::open).transpose()?;
     let progress = Progress::default();
     let start = Instant::now();
     let done = std::sync::atomic::AtomicBool::new(false);
@@ -92,7 +97,7 @@ pub fn datagen(args: &DatagenArgs) -> Result<(), String> {
                 eprintln!();
             });
         }
-        let summary = run(&settings, &args.output, &progress);
+        let summary = run(&settings, tables.as_ref(), &args.output, &progress);
         done.store(true, Ordering::Relaxed);
         summary
     })?;

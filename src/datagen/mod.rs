@@ -10,6 +10,7 @@
 pub mod format;
 pub mod play;
 
+use crate::search::syzygy::Tablebases;
 use format::RunHeader;
 use play::{play_game, PlaySettings};
 use std::collections::BTreeSet;
@@ -94,9 +95,11 @@ fn open_output(
     Ok((file, done, dropped))
 }
 
-/// Runs data generation into `output` until it holds `settings.games` games.
+/// Runs data generation into `output` until it holds `settings.games` games, adjudicating the
+/// positions `tables` cover by their verdict.
 pub fn run(
     settings: &RunSettings,
+    tables: Option<&Tablebases>,
     output: &Path,
     progress: &Progress,
 ) -> Result<RunSummary, String> {
@@ -121,7 +124,7 @@ pub fn run(
                     if error.lock().unwrap_or_else(|e| e.into_inner()).is_some() {
                         break;
                     }
-                    let game = play_game(&mut engine, &settings.play, settings.seed, index);
+                    let game = play_game(&mut engine, &settings.play, tables, settings.seed, index);
                     let frame = game.to_frame();
                     let written = file
                         .lock()
@@ -182,27 +185,27 @@ mod tests {
     #[test]
     fn a_seeded_run_is_reproducible_and_resumes_after_a_torn_write() {
         let (a, b, c) = (temp("a"), temp("b"), temp("c"));
-        run(&settings(11, 3), &a, &Progress::default()).unwrap();
-        run(&settings(11, 3), &b, &Progress::default()).unwrap();
+        run(&settings(11, 3), None, &a, &Progress::default()).unwrap();
+        run(&settings(11, 3), None, &b, &Progress::default()).unwrap();
         let whole = std::fs::read(&a).unwrap();
         assert_eq!(whole, std::fs::read(&b).unwrap());
         let file = format::read(&whole).unwrap();
         assert_eq!(file.games.len(), 3);
         assert!(file.games.iter().all(|g| !g.plies.is_empty()));
 
-        run(&settings(12, 3), &c, &Progress::default()).unwrap();
+        run(&settings(12, 3), None, &c, &Progress::default()).unwrap();
         assert_ne!(whole, std::fs::read(&c).unwrap(), "the seed must matter");
 
         // Kill in the middle of the third game's frame, then resume.
         std::fs::write(&b, &whole[..whole.len() - 5]).unwrap();
-        let summary = run(&settings(11, 3), &b, &Progress::default()).unwrap();
+        let summary = run(&settings(11, 3), None, &b, &Progress::default()).unwrap();
         assert_eq!(summary.resumed_games, 2);
         assert!(summary.dropped_bytes > 0);
         assert_eq!(summary.new_games, 1);
         assert_eq!(whole, std::fs::read(&b).unwrap());
 
         // Another run's file is not appended to.
-        assert!(run(&settings(12, 4), &a, &Progress::default())
+        assert!(run(&settings(12, 4), None, &a, &Progress::default())
             .unwrap_err()
             .contains("seed 11"));
         for p in [a, b, c] {

@@ -3,17 +3,23 @@
 //!
 //! Design note: a game is a function of the run's seed, its index and the openings, so that runs
 //! are reproducible and a resumed run plays the games a whole run would have played. The engine
-//! is cleared before each game (table and histories) for the same reason. Adjudication uses
-//! plain rules (no tablebases): a score beyond `DECIDED_SCORE` held by the same side for
-//! `DECIDED_PLIES` plies wins; draws by the rules (stalemate, repetition, fifty moves,
-//! insufficient material); a score within `QUIET_DRAW_SCORE` for `QUIET_DRAW_PLIES` plies after
-//! ply `QUIET_DRAW_FROM` is a draw, and so is a game longer than `MAX_GAME_PLIES`.
+//! is cleared before each game (table and histories) for the same reason. The random plies
+//! after the opening are one more for half of the games: the side that moves first after them
+//! punishes the last random blunder, so an even count alone hands White the better starts.
+//! Adjudication: a score beyond `DECIDED_SCORE` held by the same side for `DECIDED_PLIES` plies
+//! wins; draws by the rules (stalemate, repetition, fifty moves, insufficient material); a
+//! position the tablebases cover (when given) ends with their verdict, a cursed win or blessed
+//! loss counting as the draw the fifty-move rule makes it; a score within `QUIET_DRAW_SCORE` for
+//! `QUIET_DRAW_PLIES` plies after ply `QUIET_DRAW_FROM` is a draw, and so is a game longer than
+//! `MAX_GAME_PLIES`.
 
 use super::format::{GameRecord, Outcome, Ply};
 use crate::eval::insufficient_material;
 use crate::rules::{legal_moves, Board, Color, Game, GameStatus, Move};
+use crate::search::syzygy::Tablebases;
 use crate::search::{Engine, Limits, SearchControl, Silent};
 use crate::util::Rng;
+use shakmaty_syzygy::Wdl;
 
 /// A score (centipawns) that decides the game when held long enough.
 pub const DECIDED_SCORE: i32 = 1000;
@@ -28,14 +34,14 @@ pub const QUIET_DRAW_FROM: usize = 80;
 /// Longest game; a longer one is a draw.
 pub const MAX_GAME_PLIES: usize = 400;
 /// A start whose first search scores beyond this for either side is thrown away.
-pub const MAX_START_SCORE: i32 = 400;
+pub const MAX_START_SCORE: i32 = 200;
 
 /// How games are played.
 #[derive(Clone, Debug)]
 pub struct PlaySettings {
     /// Node limit per move.
     pub nodes: u64,
-    /// Random legal plies played after the opening.
+    /// Random legal plies played after the opening (one more in half of the games).
     pub random_plies: usize,
     /// Opening lines to start from (none: the start position).
     pub openings: Vec<Vec<Move>>,
@@ -51,7 +57,8 @@ fn random_start(settings: &PlaySettings, rng: &mut Rng) -> Option<Game> {
             game.play(mv);
         }
     }
-    for _ in 0..settings.random_plies {
+    let plies = settings.random_plies + rng.below(2);
+    for _ in 0..plies {
         let moves = legal_moves(game.board());
         if moves.is_empty() {
             return None;
@@ -78,6 +85,23 @@ fn rules_outcome(game: &Game) -> Option<Outcome> {
     let repeats = game.keys().iter().filter(|&&k| Some(k) == key).count();
     (repeats >= 3 || board.halfmove_clock() >= 100 || insufficient_material(board))
         .then_some(Outcome::Draw)
+}
+
+/// The tablebases' verdict on the game's position from White's view, when they cover it.
+fn tablebase_outcome(game: &Game, tables: &Tablebases) -> Option<Outcome> {
+    let board = game.board();
+    if board.occupied().len() as usize > tables.max_pieces() {
+        return None;
+    }
+    let mover_wins = match tables.probe_wdl(board)? {
+        Wdl::Win => true,
+        Wdl::Loss => false,
+        Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => return Some(Outcome::Draw),
+    };
+    Some(match (board.side_to_move(), mover_wins) {
+        (Color::White, true) | (Color::Black, false) => Outcome::WhiteWin,
+        _ => Outcome::BlackWin,
+    })
 }
 
 /// Adjudication by the scores so far (White's view, one per ply).
@@ -112,10 +136,11 @@ fn search(engine: &mut Engine, game: &Game, nodes: u64) -> (Option<Move>, i32) {
 }
 
 /// Plays game `index` of the run seeded `seed` with `engine` (one search thread for
-/// reproducible games).
+/// reproducible games), adjudicating by `tables` when given.
 pub fn play_game(
     engine: &mut Engine,
     settings: &PlaySettings,
+    tables: Option<&Tablebases>,
     seed: u64,
     index: u32,
 ) -> GameRecord {
@@ -135,7 +160,9 @@ pub fn play_game(
     let mut white_scores = Vec::new();
     let mut next = Some(first);
     let outcome = loop {
-        if let Some(outcome) = rules_outcome(&game) {
+        if let Some(outcome) =
+            rules_outcome(&game).or_else(|| tables.and_then(|t| tablebase_outcome(&game, t)))
+        {
             break outcome;
         }
         let (best, score) = next
@@ -185,6 +212,49 @@ mod tests {
         let quiet = vec![3; QUIET_DRAW_FROM];
         assert_eq!(adjudicate(&quiet), Some(Outcome::Draw));
         assert_eq!(adjudicate(&quiet[..QUIET_DRAW_FROM - 1]), None);
+    }
+
+    /// On the shared 3–4-piece tables (`../shared/data/syzygy`, as the search's tests use).
+    #[test]
+    fn tablebase_positions_end_with_the_tables_verdict() {
+        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/syzygy");
+        let tables = Tablebases::open(folder).expect("the shared Syzygy tables");
+        let verdict = |fen: &str| {
+            let game = Game::from_uci(Some(fen), &[], false).unwrap();
+            tablebase_outcome(&game, &tables)
+        };
+        assert_eq!(
+            verdict("1K6/8/5R2/8/3k4/8/8/8 b - - 0 1"),
+            Some(Outcome::WhiteWin)
+        );
+        assert_eq!(
+            verdict("1k6/8/5r2/8/3K4/8/8/8 w - - 0 1"),
+            Some(Outcome::BlackWin)
+        );
+        assert_eq!(
+            verdict("7K/8/6k1/8/r7/7R/8/8 w - - 0 1"),
+            Some(Outcome::Draw)
+        );
+        assert_eq!(verdict(crate::rules::START_FEN), None);
+    }
+
+    /// Half of the starts leave Black to move, so neither side always gets the first chance to
+    /// punish the last random ply.
+    #[test]
+    fn random_starts_leave_either_side_to_move() {
+        let settings = PlaySettings {
+            nodes: 100,
+            random_plies: 4,
+            openings: Vec::new(),
+        };
+        let black = (0..64u64)
+            .filter_map(|i| random_start(&settings, &mut Rng::for_stream(3, i)))
+            .filter(|g| g.board().side_to_move() == Color::Black)
+            .count();
+        assert!(
+            (16..=48).contains(&black),
+            "{black} of 64 starts with Black to move"
+        );
     }
 
     #[test]

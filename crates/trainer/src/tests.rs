@@ -142,7 +142,7 @@ fn datagen_files_become_training_positions() {
         threads: 1,
         hash_mb: 1,
     };
-    tropa::datagen::run(&run, &path, &Default::default()).unwrap();
+    tropa::datagen::run(&run, None, &path, &Default::default()).unwrap();
     let set = DataSet::load(&[path.as_path()], 25, 1).unwrap();
     assert_eq!(set.games, 4);
     assert!(set.train.len() + set.validation.len() > 20);
