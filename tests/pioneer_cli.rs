@@ -45,6 +45,18 @@ fn study_prints_verdict_line_and_tree_sizes() {
     assert!(out.contains("verdict: draw"), "{out}");
     assert!(out.contains("main line: 1. Kg7"), "{out}");
     assert!(out.contains("positions in the tree:"), "{out}");
+    assert!(
+        out.contains("proof (White on zone moves, Black on every legal move), horizon 9 plies"),
+        "{out}"
+    );
+    assert!(
+        out.contains("proven within 9 plies: White at least draws"),
+        "{out}"
+    );
+    assert!(
+        err.contains("proof of the start position: budget 500 positions"),
+        "{err}"
+    );
     let kg7 = out
         .lines()
         .find(|l| l.trim_start().starts_with("1. Kg7 "))
@@ -64,7 +76,7 @@ fn study_stops_at_the_position_limit_and_says_so() {
     let (ok, out, err) = tropa(&["study", "--fen", RETI, "--max-positions", "3"]);
     assert!(ok, "{err}");
     assert!(
-        out.contains("verdict: draw  (stopped at the position limit: not proven)"),
+        out.contains("verdict: draw  (stopped at the position limit)"),
         "{out}"
     );
     assert!(out.contains("positions in the tree: 3 "), "{out}");
@@ -72,6 +84,22 @@ fn study_stops_at_the_position_limit_and_says_so() {
         out.contains("(not searched: the study's position budget is spent)"),
         "{out}"
     );
+}
+
+#[test]
+fn a_proof_over_its_budget_is_not_proven_and_shows_its_rounds() {
+    let (ok, out, err) = tropa(&["study", "--fen", RETI, "--proof-positions", "800"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("not proven: the tree outgrew 800 positions (best line so far below)"),
+        "{out}"
+    );
+    let rounds: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("proof of the start position:"))
+        .collect();
+    assert_eq!(rounds.len(), 2, "{err}");
+    assert!(rounds[1].contains("budget 800 positions, 800 in the tree, not complete"));
 }
 
 #[test]
@@ -83,6 +111,7 @@ fn bad_input_is_a_message_and_a_failure() {
         vec!["study", "--fen", "not a fen"],
         vec!["study", "--fen", RETI, "--depth", "0"],
         vec!["study", "--fen", RETI, "--max-positions", "0"],
+        vec!["study", "--fen", RETI, "--proof-positions", "0"],
     ] {
         let (ok, _, err) = tropa(&args);
         assert!(!ok, "{args:?}");

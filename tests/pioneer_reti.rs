@@ -41,6 +41,7 @@ fn zone_search_solves_reti_and_the_full_search_agrees() {
         TrajectoryLimits::default(),
         false,
         MAX_POSITIONS,
+        &mut |_| {},
     );
     let line = line_to_numbered_san(&board, &study.root.line);
     assert!(line.starts_with("1. Kg7"), "{line}");

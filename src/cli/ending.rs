@@ -2,7 +2,7 @@
 //! move", and stop at once in a dead draw instead of searching a position with nothing to find.
 
 use crate::eval::insufficient_material;
-use crate::rules::{legal_moves, Color, Game};
+use crate::rules::{legal_moves, side_name, Color, Game};
 use std::fmt;
 
 /// Why no more play is needed in a position.
@@ -45,14 +45,6 @@ impl fmt::Display for Ending {
             Ending::FiftyMoves => f.write_str("a draw by the fifty-move rule"),
             Ending::Repetition => f.write_str("a draw by threefold repetition"),
         }
-    }
-}
-
-/// "White" or "Black".
-pub fn side_name(color: Color) -> &'static str {
-    match color {
-        Color::White => "White",
-        Color::Black => "Black",
     }
 }
 

@@ -157,7 +157,8 @@ pub enum Command {
         #[arg(long, conflicts_with_all = ["no_check", "bench", "svg"])]
         json: bool,
     },
-    /// PIONEER's zone search: only moves on the zones' trajectories, both sides (study mode).
+    /// PIONEER's zone search (zone moves only, both sides), then a proof of its verdict with
+    /// the defender on every legal move (study mode).
     Study {
         /// Position (default: the start position).
         #[arg(long)]
@@ -168,9 +169,14 @@ pub enum Command {
         /// Also print the searched tree.
         #[arg(long)]
         tree: bool,
-        /// Stop a tree at this many positions (its verdict is then not proven).
+        /// Stop a zone-search tree at this many positions (its verdict is then not proven).
         #[arg(long, default_value_t = crate::pioneer::study::MAX_POSITIONS, value_parser = args::count::<usize>())]
         max_positions: usize,
+        /// Largest tree of the proof from the start position (a first move's proof gets a
+        /// quarter, all first moves together as much); the budget grows from 500 in rounds
+        /// shown on standard error.
+        #[arg(long, default_value_t = crate::pioneer::proof::MAX_PROOF_POSITIONS, value_parser = args::count::<usize>())]
+        proof_positions: usize,
     },
     /// Opening books: build, show, import/export Polyglot, bench.
     Book {
@@ -386,7 +392,8 @@ pub fn main() -> i32 {
             depth,
             tree,
             max_positions,
-        }) => pioneer::study(fen.as_deref(), depth, tree, max_positions),
+            proof_positions,
+        }) => pioneer::study(fen.as_deref(), depth, tree, max_positions, proof_positions),
         Some(Command::Book { command }) => book::run(command),
         Some(Command::Annotate {
             input,

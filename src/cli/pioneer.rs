@@ -5,11 +5,12 @@ use crate::explain::json::plans_json;
 use crate::explain::{checked_report, CheckLimits};
 use crate::pioneer::attack::TrajectoryLimits;
 use crate::pioneer::plan::report_of;
+use crate::pioneer::proof::{prove_study, ProofRound};
 use crate::pioneer::study::solve;
 use crate::pioneer::svg::draw;
 use crate::pioneer::zone::Analysis;
 use crate::rules::notation::line_to_numbered_san;
-use crate::rules::{parse_fen, Color, START_FEN};
+use crate::rules::{parse_fen, side_name, Color, Move, START_FEN};
 use std::path::Path;
 use std::time::Instant;
 
@@ -120,33 +121,44 @@ fn plan_bench() -> Result<(), String> {
     Ok(())
 }
 
-/// `tropa study`: the zone search, its verdict, main line and tree size, then every first move.
+/// `tropa study`: the zone search, its verdict, main line and tree size, then the proof of
+/// what the side to move gets, then every first move with its zone verdict and its proof.
 pub fn study(
     fen: Option<&str>,
     depth: Option<u32>,
     tree: bool,
     max_positions: usize,
+    proof_positions: usize,
 ) -> Result<(), String> {
     let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
     let start = Instant::now();
-    let study = solve(
-        &board,
-        depth,
-        TrajectoryLimits::default(),
-        tree,
-        max_positions,
-    );
+    let limits = TrajectoryLimits::default();
+    let study = solve(&board, depth, limits, tree, max_positions, &mut |first| {
+        eprintln!(
+            "zone search of {}: {}, {} positions, {:.1} s",
+            line_to_numbered_san(&board, &[first.mv]),
+            first.result.verdict,
+            first.result.positions,
+            start.elapsed().as_secs_f64()
+        )
+    });
     let unfinished = |r: &crate::pioneer::study::StudyResult| {
         if r.complete {
             String::new()
         } else if r.positions == 0 {
             "  (not searched: the study's position budget is spent)".to_string()
         } else {
-            "  (stopped at the position limit: not proven)".to_string()
+            "  (stopped at the position limit)".to_string()
         }
     };
     let root = &study.root;
-    say!("zone search, horizon {} plies", root.horizon);
+    say!(
+        "zone search (both sides on zone moves only: the model's verdict, not a proof), horizon {} plies",
+        root.horizon
+    );
+    if root.line.is_empty() && root.complete {
+        say!("the side to move has no zone move: the verdict is the static value");
+    }
     say!("verdict: {}{}", root.verdict, unfinished(root));
     say!("main line: {}", line_to_numbered_san(&board, &root.line));
     say!(
@@ -160,8 +172,44 @@ pub fn study(
             say!("  {}{} {:+}", "  ".repeat(t.ply as usize), t.san, t.value);
         }
     }
-    say!("first moves, each searched with a tree of its own:");
-    for f in &study.first_moves {
+    let mut report_round = |mv: Option<Move>, r: &ProofRound| {
+        let what = mv.map_or("the start position".to_string(), |m| {
+            line_to_numbered_san(&board, &[m])
+        });
+        eprintln!(
+            "proof of {what}: budget {} positions, {} in the tree, {}, {:.1} s",
+            r.budget,
+            r.positions,
+            if r.complete {
+                "complete"
+            } else {
+                "not complete"
+            },
+            r.elapsed.as_secs_f64()
+        );
+    };
+    let proofs = prove_study(&board, &study, limits, proof_positions, &mut report_round);
+    let proof = &proofs.root;
+    let mover = board.side_to_move();
+    say!(
+        "proof ({} on zone moves, {} on every legal move), horizon {} plies",
+        side_name(mover),
+        side_name(!mover),
+        proof.result.horizon
+    );
+    say!("{}", proof.summary());
+    say!(
+        "main line: {}",
+        line_to_numbered_san(&board, &proof.result.line)
+    );
+    say!(
+        "positions in the tree: {} ({} rounds, {:.1} ms)",
+        proof.result.positions,
+        proof.rounds,
+        proof.elapsed.as_secs_f64() * 1000.0
+    );
+    say!("first moves, each with a zone-search tree and a proof of its own:");
+    for (f, proof) in study.first_moves.iter().zip(&proofs.first_moves) {
         let verdict = if f.result.positions == 0 {
             "—".to_string()
         } else {
@@ -181,6 +229,17 @@ pub fn study(
         );
         if !f.result.line.is_empty() {
             say!("      {}", line_to_numbered_san(&board, &f.result.line));
+        }
+        match proof {
+            Some(p) => {
+                say!("      {} ({} positions)", p.summary(), p.result.positions);
+                if !p.is_proven() && !p.result.line.is_empty() {
+                    let mut line = vec![f.mv];
+                    line.extend(&p.result.line);
+                    say!("      {}", line_to_numbered_san(&board, &line));
+                }
+            }
+            None => say!("      no proof tried: the proofs' position budget is spent"),
         }
     }
     say!("time {:.1} ms", start.elapsed().as_secs_f64() * 1000.0);

@@ -12,16 +12,9 @@ use crate::pioneer::attack::Goal;
 use crate::pioneer::plan::{counter_text, headline, support_text};
 use crate::pioneer::zone::Analysis;
 use crate::rules::notation::{line_to_san, move_to_san, move_to_uci};
-use crate::rules::{write_fen, Board, Color};
+use crate::rules::{side_name, write_fen, Board, Color};
 use crate::search::Score;
 use serde_json::{json, Value};
-
-fn color_name(side: Color) -> &'static str {
-    match side {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
 
 /// A score as JSON: `{"cp": n}` or `{"mate": n}`.
 fn score_json(score: i32) -> Value {
@@ -67,7 +60,7 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
     };
     json!({
         "zone": check.zone + 1,
-        "side": color_name(check.side),
+        "side": side_name(check.side).to_lowercase(),
         "text": headline(analysis, board, check.zone),
         "goal": goal,
         "piece": format!("{:?}", attack.piece).to_lowercase(),
@@ -107,7 +100,7 @@ pub fn plans_json(
         .collect();
     json!({
         "fen": write_fen(board, false),
-        "side_to_move": color_name(board.side_to_move()),
+        "side_to_move": side_name(board.side_to_move()).to_lowercase(),
         "check_depth": limits.depth,
         "plans": plans,
     })

@@ -15,9 +15,10 @@
 
 pub mod json;
 
-use crate::pioneer::plan::{report_with, side_name};
+use crate::pioneer::plan::report_with;
 use crate::pioneer::zone::{Analysis, Zone};
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
+use crate::rules::side_name;
 use crate::rules::{Board, Color, Game, Move, Piece, Rank};
 use crate::search::{Engine, Limits, Score, SearchControl, Silent};
 

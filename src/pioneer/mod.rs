@@ -23,6 +23,7 @@ pub mod fork;
 pub mod guide;
 pub mod moves;
 pub mod plan;
+pub mod proof;
 pub mod reject;
 pub mod route;
 pub mod study;

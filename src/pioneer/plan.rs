@@ -16,7 +16,7 @@ use super::fork::{forks, Fork};
 use super::reject::piece_letter;
 use super::support::{Support, SupportKind};
 use super::zone::{Analysis, Compensation, Zone, ZoneOutcome, ZoneVerdict};
-use crate::rules::{Board, Color};
+use crate::rules::{side_name, Board, Color};
 
 /// How many rejected trajectories the full report lists.
 pub const REJECTED_SHOWN: usize = 8;
@@ -24,14 +24,6 @@ pub const REJECTED_SHOWN: usize = 8;
 pub const LATE_SHOWN: usize = 2;
 /// How many timely counters and supports are listed under a zone.
 pub const SHOWN: usize = 3;
-
-/// A side's name.
-pub fn side_name(side: Color) -> &'static str {
-    match side {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
 
 /// A counter in the seed's notation with what it does: `K a6–b7 controls c8`.
 pub fn counter_text(c: &Counter) -> String {

@@ -26,7 +26,9 @@ use super::zone::{Analysis, ZoneVerdict};
 use crate::bound::Bound;
 use crate::eval::insufficient_material;
 use crate::rules::see::exchange_on_square;
-use crate::rules::{legal_moves, piece_value, repetition_key, Board, Color, Move, Piece};
+use crate::rules::{
+    is_capture, legal_moves, piece_value, repetition_key, Board, Color, Move, Piece,
+};
 use std::collections::{HashMap, HashSet};
 
 /// Material lead (centipawns) that counts as a win.
@@ -157,15 +159,30 @@ pub struct TraceLine {
     pub value: i32,
 }
 
+/// Which moves each side may play in the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admission {
+    /// Both sides play zone moves only (Botvinnik's study mode).
+    ZoneMoves,
+    /// The attacker plays zone moves (every legal move where it has none), the other side every
+    /// legal move, underpromotions included: a complete tree proves what the attacker gets.
+    Proof {
+        /// The side whose claim is proven.
+        attacker: Color,
+    },
+}
+
 /// The zone search engine.
 pub struct ZoneSearch {
     limits: TrajectoryLimits,
+    admission: Admission,
     /// The tree, move by move in search order, when tracing is on.
     pub trace: Option<Vec<TraceLine>>,
     table: HashMap<(u64, u32), Entry>,
     positions: HashSet<u64>,
     nodes: u64,
     keys: Vec<u64>,
+    history: Vec<u64>,
     max_positions: usize,
     aborted: bool,
 }
@@ -175,14 +192,28 @@ impl ZoneSearch {
     pub fn new(limits: TrajectoryLimits) -> Self {
         ZoneSearch {
             limits,
+            admission: Admission::ZoneMoves,
             trace: None,
             table: HashMap::new(),
             positions: HashSet::new(),
             nodes: 0,
             keys: Vec::new(),
+            history: Vec::new(),
             max_positions: MAX_POSITIONS,
             aborted: false,
         }
+    }
+
+    /// Sets which moves the sides may play.
+    pub fn with_admission(mut self, admission: Admission) -> Self {
+        self.admission = admission;
+        self
+    }
+
+    /// Starts the repetition history with the positions before the searched one (oldest first).
+    pub fn with_history(mut self, keys: &[u64]) -> Self {
+        self.history = keys.to_vec();
+        self
     }
 
     /// Sets the limit on distinct positions; reaching it stops the search unfinished.
@@ -206,7 +237,7 @@ impl ZoneSearch {
 
     /// Searches `board` to `horizon` plies.
     pub fn run(&mut self, board: &Board, horizon: u32) -> StudyResult {
-        self.keys.clear();
+        self.keys.clone_from(&self.history);
         self.keys.push(repetition_key(board));
         let value = self.zone_search(board, horizon, -WIN, WIN, 0);
         let line = self.line(board, horizon);
@@ -255,6 +286,40 @@ impl ZoneSearch {
             .any(|&k| k == last)
     }
 
+    /// The moves the side to move may play, in search order: its zone moves (best first); in a
+    /// proof, the defender's every legal move (its zone moves, then captures, then the rest)
+    /// and, where the attacker has no zone move, the attacker's every legal move.
+    fn admitted_moves(
+        &self,
+        board: &Board,
+        analysis: &Analysis,
+        legal: Vec<Move>,
+        depth: u32,
+    ) -> Vec<Move> {
+        let zone: Vec<Move> = zone_moves(board, analysis, depth.div_ceil(2) as u8)
+            .iter()
+            .map(|m| m.mv)
+            .collect();
+        match self.admission {
+            Admission::ZoneMoves => zone,
+            Admission::Proof { attacker }
+                if attacker == board.side_to_move() && !zone.is_empty() =>
+            {
+                zone
+            }
+            Admission::Proof { .. } => {
+                let mut all = legal;
+                all.sort_by_key(|&m| {
+                    (
+                        zone.iter().position(|&z| z == m).unwrap_or(usize::MAX),
+                        !is_capture(board, m),
+                    )
+                });
+                all
+            }
+        }
+    }
+
     fn zone_search(
         &mut self,
         board: &Board,
@@ -296,27 +361,25 @@ impl ZoneSearch {
         if depth == 0 {
             return static_value(board, &analysis);
         }
-        let mut moves = zone_moves(board, &analysis, depth.div_ceil(2) as u8);
+        let mut moves = self.admitted_moves(board, &analysis, legal, depth);
         if moves.is_empty() {
             return static_value(board, &analysis);
         }
-        if let Some(tm) = table_move {
-            if let Some(i) = moves.iter().position(|m| m.mv == tm) {
-                let m = moves.remove(i);
-                moves.insert(0, m);
-            }
+        if let Some(i) = moves.iter().position(|&m| Some(m) == table_move) {
+            let m = moves.remove(i);
+            moves.insert(0, m);
         }
         let original_alpha = alpha;
         let mut best = -MATE - 1;
         let mut best_move = None;
-        for zm in moves {
+        for mv in moves {
             let mut child = board.clone();
-            child.play_unchecked(zm.mv);
+            child.play_unchecked(mv);
             self.keys.push(repetition_key(&child));
             let traced = self.trace.as_mut().map(|t| {
                 t.push(TraceLine {
                     ply,
-                    san: crate::rules::notation::move_to_san(board, zm.mv),
+                    san: crate::rules::notation::move_to_san(board, mv),
                     value: 0,
                 });
                 t.len() - 1
@@ -331,7 +394,7 @@ impl ZoneSearch {
             }
             if value > best {
                 best = value;
-                best_move = Some(zm.mv);
+                best_move = Some(mv);
             }
             if value > alpha {
                 alpha = value;
@@ -378,13 +441,15 @@ pub struct Study {
 /// Solves `board`: the zone search from it, then every legal first move on its own (zone moves
 /// of the start position first), each with a fresh tree of at most `max_positions` positions,
 /// all trees together at most `STUDY_BUDGET` times that (later first moves are then left
-/// unsearched: `positions == 0`, not complete). `horizon` defaults to the zones' own.
+/// unsearched: `positions == 0`, not complete). `horizon` defaults to the zones' own. Each
+/// first move is passed to `on_first_move` as soon as it is searched.
 pub fn solve(
     board: &Board,
     horizon: Option<u32>,
     limits: TrajectoryLimits,
     trace: bool,
     max_positions: usize,
+    on_first_move: &mut dyn FnMut(&FirstMove),
 ) -> Study {
     let horizon = horizon
         .unwrap_or_else(|| ZoneSearch::horizon(board, limits))
@@ -418,17 +483,20 @@ pub fn solve(
                 complete: false,
             }
         } else {
-            let mut search = ZoneSearch::new(limits).with_max_positions(max_positions.min(budget));
-            search.keys.push(repetition_key(board));
-            search.run(&child, horizon - 1)
+            ZoneSearch::new(limits)
+                .with_max_positions(max_positions.min(budget))
+                .with_history(&[repetition_key(board)])
+                .run(&child, horizon - 1)
         };
         budget = budget.saturating_sub(result.positions);
         result.line.insert(0, mv);
-        first_moves.push(FirstMove {
+        let first = FirstMove {
             mv,
             zone_move: zone.contains(&mv),
             result,
-        });
+        };
+        on_first_move(&first);
+        first_moves.push(first);
     }
     Study {
         root,
@@ -483,6 +551,7 @@ mod tests {
             TrajectoryLimits::default(),
             false,
             MAX_POSITIONS,
+            &mut |_| {},
         );
         let text = line_to_numbered_san(&board, &study.root.line);
         assert!(text.starts_with("1. Kg7"), "{text}");

@@ -86,6 +86,14 @@ pub const fn piece_value(piece: Piece) -> i32 {
     }
 }
 
+/// A side's name: "White" or "Black".
+pub fn side_name(side: Color) -> &'static str {
+    match side {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
 /// The FEN letter of a piece: upper case for White, lower case for Black.
 pub fn piece_char(piece: Piece, color: Color) -> char {
     let letter = match piece {

@@ -1,0 +1,323 @@
+//! Proofs of study claims: the zone search with the defender on every legal move.
+//!
+//! Seed 004 restricts both sides to zone moves, which is what keeps Botvinnik's tree small (54
+//! moves for Réti's study), but such a tree proves nothing: a defence outside the zones is
+//! never tried. A proof keeps PIONEER's selectivity for the side whose claim it is (the
+//! attacker) and gives the defender every legal move, underpromotions included
+//! (`Admission::Proof`).
+//!
+//! Design note: what a complete tree proves is what the attacker gets against every defence
+//! within the horizon, the leaves valued by the zone model (`study::static_value`): a win (a
+//! lead of at least `WIN`, or mate) or a hold (never `WIN` behind). Two results prove nothing and
+//! say so: a tree that outgrows its position budget, and an attacker that fails (a move outside
+//! its zones might have done better). The budget grows by `BUDGET_GROWTH` from `FIRST_BUDGET`
+//! to the caller's limit, every round reported to the caller, so that a long proof always shows
+//! where it is and a short one stays short.
+
+use super::attack::TrajectoryLimits;
+use super::study::{Admission, Study, StudyResult, StudyVerdict, ZoneSearch, WIN};
+use crate::rules::{repetition_key, side_name, Board, Color, Move};
+use std::time::{Duration, Instant};
+
+/// Positions of the first round of a proof.
+pub const FIRST_BUDGET: usize = 500;
+/// Factor by which each round's position budget grows.
+pub const BUDGET_GROWTH: usize = 4;
+/// Default position budget of a proof.
+pub const MAX_PROOF_POSITIONS: usize = 10_000;
+
+/// What a proof established, or why it established nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProofOutcome {
+    /// The attacker wins material decisively (or mates) against every defence.
+    Wins,
+    /// The attacker is never decisively behind, whatever the defence: at least a draw.
+    Holds,
+    /// The attacker's zone moves do not hold against every defence; a move outside the zones
+    /// might, so nothing is proven.
+    AttackerFails,
+    /// The tree outgrew the position budget.
+    OutOfBudget,
+}
+
+/// One round of a proof, as reported while it runs.
+#[derive(Clone, Copy, Debug)]
+pub struct ProofRound {
+    /// The round's position budget.
+    pub budget: usize,
+    /// Positions the tree held when the round ended.
+    pub positions: usize,
+    /// Did the tree fit in the budget?
+    pub complete: bool,
+    /// Time since the proof began.
+    pub elapsed: Duration,
+}
+
+/// A finished proof.
+#[derive(Clone, Debug)]
+pub struct Proof {
+    /// The side whose claim was examined.
+    pub attacker: Color,
+    /// What was proven.
+    pub outcome: ProofOutcome,
+    /// The last round's search: value (White's view), main line (the best found so far when the
+    /// tree is incomplete), positions and horizon.
+    pub result: StudyResult,
+    /// Rounds played.
+    pub rounds: usize,
+    /// Time of all rounds.
+    pub elapsed: Duration,
+}
+
+impl Proof {
+    /// Is the claim proven?
+    pub fn is_proven(&self) -> bool {
+        matches!(self.outcome, ProofOutcome::Wins | ProofOutcome::Holds)
+    }
+
+    /// One sentence: what is proven, or why nothing is.
+    pub fn summary(&self) -> String {
+        let side = side_name(self.attacker);
+        let plies = self.result.horizon;
+        match self.outcome {
+            ProofOutcome::Wins => format!("proven within {plies} plies: {side} wins"),
+            ProofOutcome::Holds => format!("proven within {plies} plies: {side} at least draws"),
+            ProofOutcome::AttackerFails => format!(
+                "not proven: {side}'s zone moves do not hold against every defence \
+                 (a move outside the zones may)"
+            ),
+            ProofOutcome::OutOfBudget => format!(
+                "not proven: the tree outgrew {} positions (best line so far below)",
+                self.result.positions
+            ),
+        }
+    }
+}
+
+/// The side a proof should take up after `mover` played into a position the zone search
+/// judged `verdict`: the winner when the move loses (to prove that it loses), the mover
+/// otherwise (to prove that its move holds or wins).
+pub fn attacker_for(verdict: StudyVerdict, mover: Color) -> Color {
+    match (verdict, mover) {
+        (StudyVerdict::WhiteWins, Color::Black) => Color::White,
+        (StudyVerdict::BlackWins, Color::White) => Color::Black,
+        _ => mover,
+    }
+}
+
+/// Proves what `attacker` gets from `board` within `horizon` plies: rounds of growing budget up
+/// to `max_positions`, each reported to `on_round`. `history` holds the repetition keys of the
+/// positions before `board`, oldest first.
+pub fn prove(
+    board: &Board,
+    attacker: Color,
+    horizon: u32,
+    limits: TrajectoryLimits,
+    history: &[u64],
+    max_positions: usize,
+    on_round: &mut dyn FnMut(&ProofRound),
+) -> Proof {
+    let start = Instant::now();
+    let max_positions = max_positions.max(1);
+    let mut budget = FIRST_BUDGET.min(max_positions);
+    let mut rounds = 0;
+    loop {
+        rounds += 1;
+        let result = ZoneSearch::new(limits)
+            .with_admission(Admission::Proof { attacker })
+            .with_history(history)
+            .with_max_positions(budget)
+            .run(board, horizon);
+        on_round(&ProofRound {
+            budget,
+            positions: result.positions,
+            complete: result.complete,
+            elapsed: start.elapsed(),
+        });
+        if result.complete || budget >= max_positions {
+            let value = match attacker {
+                Color::White => result.value,
+                Color::Black => -result.value,
+            };
+            let outcome = if !result.complete {
+                ProofOutcome::OutOfBudget
+            } else if value >= WIN {
+                ProofOutcome::Wins
+            } else if value > -WIN {
+                ProofOutcome::Holds
+            } else {
+                ProofOutcome::AttackerFails
+            };
+            return Proof {
+                attacker,
+                outcome,
+                result,
+                rounds,
+                elapsed: start.elapsed(),
+            };
+        }
+        budget = budget.saturating_mul(BUDGET_GROWTH).min(max_positions);
+    }
+}
+
+/// The proofs of a study's verdicts.
+#[derive(Clone, Debug)]
+pub struct StudyProofs {
+    /// What the side to move gets from the start position.
+    pub root: Proof,
+    /// For each first move of the study (same order): the proof of its zone-search verdict, or
+    /// `None` when the proofs' budget was spent before it.
+    pub first_moves: Vec<Option<Proof>>,
+}
+
+/// Proves the verdicts of `study` (solved from `board`): the side to move's claim from the
+/// start, with at most `max_positions` positions, then every first move's verdict with a
+/// quarter of that each, all first moves together at most `max_positions` (a middlegame's
+/// forty first moves would otherwise take minutes). Every round is reported to `on_round` with the move it belongs to
+/// (`None`: the start position).
+pub fn prove_study(
+    board: &Board,
+    study: &Study,
+    limits: TrajectoryLimits,
+    max_positions: usize,
+    on_round: &mut dyn FnMut(Option<Move>, &ProofRound),
+) -> StudyProofs {
+    let mover = board.side_to_move();
+    let root = prove(
+        board,
+        mover,
+        study.root.horizon,
+        limits,
+        &[],
+        max_positions,
+        &mut |r| on_round(None, r),
+    );
+    let history = [repetition_key(board)];
+    let mut budget = max_positions;
+    let first_moves = study
+        .first_moves
+        .iter()
+        .map(|first| {
+            if budget == 0 {
+                return None;
+            }
+            let mut child = board.clone();
+            child.play_unchecked(first.mv);
+            let proof = prove(
+                &child,
+                attacker_for(first.result.verdict, mover),
+                first.result.horizon.max(1),
+                limits,
+                &history,
+                (max_positions / 4).clamp(1, budget),
+                &mut |r| on_round(Some(first.mv), r),
+            );
+            budget = budget.saturating_sub(proof.result.positions);
+            Some(proof)
+        })
+        .collect();
+    StudyProofs { root, first_moves }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pioneer::examples::RETI;
+    use crate::rules::notation::line_to_numbered_san;
+    use crate::rules::{parse_fen, repetition_key};
+
+    fn proof(fen: &str, attacker: Color, horizon: u32, max: usize) -> (Board, Proof) {
+        let board = parse_fen(fen, false).unwrap();
+        let mut rounds = Vec::new();
+        let p = prove(
+            &board,
+            attacker,
+            horizon,
+            TrajectoryLimits::default(),
+            &[],
+            max,
+            &mut |r| rounds.push(*r),
+        );
+        assert_eq!(rounds.len(), p.rounds);
+        assert!(rounds.windows(2).all(|w| w[0].budget < w[1].budget));
+        assert_eq!(rounds.last().unwrap().complete, p.result.complete);
+        (board, p)
+    }
+
+    /// Réti's study: with White on zone moves and Black on every move, the draw after 1.Kg7 is
+    /// proven, and 1.Kh7 (not a zone move) is proven to lose.
+    #[test]
+    fn reti_draw_is_proven_and_kh7_is_proven_to_lose() {
+        let (board, p) = proof(RETI, Color::White, 9, MAX_PROOF_POSITIONS);
+        assert_eq!(p.outcome, ProofOutcome::Holds, "{}", p.summary());
+        let line = line_to_numbered_san(&board, &p.result.line);
+        assert!(line.starts_with("1. Kg7"), "{line}");
+
+        let mut after = board.clone();
+        after.play_unchecked("h8h7".parse().unwrap());
+        let black = prove(
+            &after,
+            attacker_for(StudyVerdict::BlackWins, Color::White),
+            8,
+            TrajectoryLimits::default(),
+            &[repetition_key(&board)],
+            MAX_PROOF_POSITIONS,
+            &mut |_| {},
+        );
+        assert_eq!(black.attacker, Color::Black);
+        assert_eq!(black.outcome, ProofOutcome::Wins, "{}", black.summary());
+    }
+
+    /// A king against king and queen is lost: the claim fails, it is not called a draw.
+    #[test]
+    fn a_lost_position_is_not_proven_for_the_loser() {
+        let (_, p) = proof("8/8/8/8/8/2k5/7q/K7 w - - 0 1", Color::White, 3, 10_000);
+        assert_eq!(p.outcome, ProofOutcome::AttackerFails, "{}", p.summary());
+        assert!(!p.is_proven());
+    }
+
+    /// A budget too small for the tree gives "not proven" and still a line.
+    #[test]
+    fn an_exhausted_budget_proves_nothing() {
+        let (_, p) = proof(RETI, Color::White, 9, 20);
+        assert_eq!(p.outcome, ProofOutcome::OutOfBudget);
+        assert!(!p.is_proven());
+        assert!(p.summary().starts_with("not proven"));
+    }
+
+    /// The defender's underpromotions are tried: a knight promotion with check forks king and
+    /// queen, which only a proof that admits every promotion sees.
+    #[test]
+    fn the_defender_may_underpromote() {
+        // Black to move: 1...e1=N+ forks the king on d3 and the queen on g2 and wins the queen
+        // for the pawn (bishop and knight against a knight), where 1...e1=Q, the only promotion
+        // a zone admits, leaves the material level.
+        let (_, p) = proof(
+            "1b6/k7/8/8/8/3K4/4p1Q1/7N b - - 0 1",
+            Color::White,
+            4,
+            20_000,
+        );
+        assert_eq!(p.outcome, ProofOutcome::AttackerFails, "{}", p.summary());
+        assert!(p.result.complete);
+        let first = p.result.line.first().map(|m| m.to_string());
+        assert_eq!(first.as_deref(), Some("e2e1n"), "{}", p.summary());
+    }
+
+    #[test]
+    fn the_attacker_follows_the_verdict() {
+        assert_eq!(
+            attacker_for(StudyVerdict::BlackWins, Color::White),
+            Color::Black
+        );
+        assert_eq!(attacker_for(StudyVerdict::Draw, Color::White), Color::White);
+        assert_eq!(
+            attacker_for(StudyVerdict::WhiteWins, Color::White),
+            Color::White
+        );
+        assert_eq!(
+            attacker_for(StudyVerdict::WhiteWins, Color::Black),
+            Color::White
+        );
+    }
+}
