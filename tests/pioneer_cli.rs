@@ -91,7 +91,7 @@ fn a_proof_over_its_budget_is_not_proven_and_shows_its_rounds() {
     let (ok, out, err) = tropa(&["study", "--fen", RETI, "--proof-positions", "800"]);
     assert!(ok, "{err}");
     assert!(
-        out.contains("not proven: the tree outgrew 800 positions (best line so far below)"),
+        out.contains("not proven: the tree outgrew 800 positions (the line it stood on below)"),
         "{out}"
     );
     let rounds: Vec<&str> = err

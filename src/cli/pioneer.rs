@@ -121,6 +121,15 @@ fn plan_bench() -> Result<(), String> {
     Ok(())
 }
 
+/// How a tree's line is introduced: a main line, or where an unfinished tree stood.
+fn line_label(complete: bool) -> &'static str {
+    if complete {
+        "main line"
+    } else {
+        "where it stopped"
+    }
+}
+
 /// `tropa study`: the zone search, its verdict, main line and tree size, then the proof of
 /// what the side to move gets, then every first move with its zone verdict and its proof.
 pub fn study(
@@ -160,7 +169,11 @@ pub fn study(
         say!("the side to move has no zone move: the verdict is the static value");
     }
     say!("verdict: {}{}", root.verdict, unfinished(root));
-    say!("main line: {}", line_to_numbered_san(&board, &root.line));
+    say!(
+        "{}: {}",
+        line_label(root.complete),
+        line_to_numbered_san(&board, &root.line)
+    );
     say!(
         "positions in the tree: {} ({} visits)",
         root.positions,
@@ -199,7 +212,8 @@ pub fn study(
     );
     say!("{}", proof.summary());
     say!(
-        "main line: {}",
+        "{}: {}",
+        line_label(proof.result.complete),
         line_to_numbered_san(&board, &proof.result.line)
     );
     say!(

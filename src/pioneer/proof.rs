@@ -60,8 +60,9 @@ pub struct Proof {
     pub attacker: Color,
     /// What was proven.
     pub outcome: ProofOutcome,
-    /// The last round's search: value (White's view), main line (the best found so far when the
-    /// tree is incomplete), positions and horizon.
+    /// The last round's search: value (White's view), main line (when the tree is incomplete,
+    /// the best moves completed and the one under examination where it stopped), positions and
+    /// horizon.
     pub result: StudyResult,
     /// Rounds played.
     pub rounds: usize,
@@ -87,7 +88,7 @@ impl Proof {
                  (a move outside the zones may)"
             ),
             ProofOutcome::OutOfBudget => format!(
-                "not proven: the tree outgrew {} positions (best line so far below)",
+                "not proven: the tree outgrew {} positions (the line it stood on below)",
                 self.result.positions
             ),
         }

@@ -390,6 +390,13 @@ impl ZoneSearch {
             }
             self.keys.pop();
             if self.aborted {
+                // The tree ends here unfinished: keep the best move completed, or the one under
+                // examination, so that the line of an unfinished search shows where it stood.
+                self.table.entry(key).or_insert(Entry {
+                    value: best,
+                    bound: Bound::Upper,
+                    best: best_move.or(Some(mv)),
+                });
                 return 0;
             }
             if value > best {
