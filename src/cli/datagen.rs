@@ -6,6 +6,7 @@
 use crate::book::pgn::read_pgn;
 use crate::datagen::play::PlaySettings;
 use crate::datagen::{run, Progress, RunSettings};
+use crate::rules::Color;
 use crate::search::syzygy::Tablebases;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -123,8 +124,21 @@ pub fn stats(files: &[PathBuf]) -> Result<(), String> {
         let plies: usize = file.games.iter().map(|g| g.plies.len()).sum();
         let quiet: usize = file.games.iter().map(|g| g.samples().count()).sum();
         let count = |o: Outcome| file.games.iter().filter(|g| g.outcome == o).count();
+        // How fair the starts were: the first search's score, White's view.
+        let start_scores: Vec<f64> = file
+            .games
+            .iter()
+            .filter_map(|g| {
+                let score = f64::from(g.plies.first()?.score);
+                Some(match g.start.side_to_move() {
+                    Color::White => score,
+                    Color::Black => -score,
+                })
+            })
+            .collect();
+        let mean_start = start_scores.iter().sum::<f64>() / start_scores.len().max(1) as f64;
         println!(
-            "{}: seed {}, {} nodes, {} games (White wins {}, draws {}, Black wins {}), {} plies, {} quiet positions, {} torn bytes at the end",
+            "{}: seed {}, {} nodes, {} games (White wins {}, draws {}, Black wins {}), {} plies, {} quiet positions, start score {:+.0} cp for White on average, {} torn bytes at the end",
             path.display(),
             file.header.seed,
             file.header.nodes,
@@ -134,6 +148,7 @@ pub fn stats(files: &[PathBuf]) -> Result<(), String> {
             count(Outcome::BlackWin),
             plies,
             quiet,
+            mean_start,
             file.dropped
         );
     }

@@ -1,0 +1,87 @@
+//! `scripts/selfplay_chunk.py`, which cuts a `tropa datagen` run into the compressed chunks of
+//! `data/selfplay/` and rebuilds the run from them: a cut taken while the run grows (a torn
+//! last frame included) and a later cut restore the run byte for byte, and a file from another
+//! run is refused.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn tropa() -> &'static str {
+    env!("CARGO_BIN_EXE_tropa")
+}
+
+fn chunker(folder: &Path, args: &[&str]) -> (bool, String) {
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/selfplay_chunk.py");
+    let out = Command::new(python)
+        .arg(script)
+        .arg("--folder")
+        .arg(folder)
+        .args(args)
+        .output()
+        .expect("python3 runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+fn datagen(path: &Path, seed: &str) {
+    let status = Command::new(tropa())
+        .args(["datagen", "--games", "4", "--nodes", "300", "--seed", seed])
+        .arg("--output")
+        .arg(path)
+        .output()
+        .unwrap()
+        .status;
+    assert!(status.success());
+}
+
+#[test]
+fn chunks_cut_while_a_run_grows_restore_it_exactly() {
+    let dir = std::env::temp_dir().join(format!("tropa-chunks-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let whole = dir.join("whole.dg");
+    datagen(&whole, "5");
+    let bytes = std::fs::read(&whole).unwrap();
+
+    // The run as it stood mid-write: two thirds of the file, the last frame torn.
+    let run = dir.join("r1.dg");
+    std::fs::write(&run, &bytes[..bytes.len() * 2 / 3]).unwrap();
+    let folder = dir.join("selfplay");
+    let run_arg = run.to_str().unwrap();
+    let cut = ["cut", run_arg, "--commit", "abc1234", "--tropa", tropa()];
+    let (ok, out) = chunker(&folder, &cut);
+    assert!(ok, "{out}");
+    // The finished run, with a torn frame after it.
+    let mut grown = bytes.clone();
+    grown.extend_from_slice(&[7, 0, 0]);
+    std::fs::write(&run, &grown).unwrap();
+    let (ok, out) = chunker(&folder, &cut);
+    assert!(ok, "{out}");
+    let (ok, out) = chunker(&folder, &cut);
+    assert!(!ok && out.contains("no whole game"), "{out}");
+
+    let manifest = std::fs::read_to_string(folder.join("MANIFEST.tsv")).unwrap();
+    let rows: Vec<Vec<&str>> = manifest.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), 3, "{manifest}");
+    assert_eq!(rows[1][0], "r1-000.dg.xz");
+    assert_eq!(rows[2][0], "r1-001.dg.xz");
+    let games: usize = rows[1..]
+        .iter()
+        .map(|r| r[8].parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(games, 4, "{manifest}");
+
+    let restored = dir.join("restored.dg");
+    let (ok, out) = chunker(&folder, &["restore", "r1", restored.to_str().unwrap()]);
+    assert!(ok, "{out}");
+    assert_eq!(std::fs::read(&restored).unwrap(), bytes);
+
+    // Another run under the same name is not appended to.
+    datagen(&dir.join("other.dg"), "6");
+    std::fs::copy(dir.join("other.dg"), &run).unwrap();
+    let (ok, out) = chunker(&folder, &cut);
+    assert!(!ok && out.contains("not the run"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
