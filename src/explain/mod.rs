@@ -15,7 +15,9 @@
 
 pub mod json;
 
-use crate::pioneer::plan::report_with;
+use crate::pioneer::attack::TrajectoryLimits;
+use crate::pioneer::fork::forks;
+use crate::pioneer::plan::{fork_text, headline, report_with};
 use crate::pioneer::zone::{Analysis, Zone};
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::side_name;
@@ -215,6 +217,30 @@ pub fn ranked(checks: &[PlanCheck]) -> Vec<&PlanCheck> {
         PlanStatus::Refuted => (2, 0, c.zone),
     });
     ranked
+}
+
+/// One line per plan, best first as `ranked` orders them, each with what the search made of its
+/// first move, then one per fork: the lines of UCI's `ShowPlans` (`info string plan …`).
+pub fn checked_plan_lines(board: &Board, limits: CheckLimits, max: usize) -> Vec<String> {
+    let analysis = Analysis::new(board, TrajectoryLimits::default());
+    let checks = check_plans(board, &analysis, limits);
+    let mut out: Vec<String> = ranked(&checks)
+        .into_iter()
+        .take(max)
+        .map(|c| {
+            format!(
+                "{}; {}",
+                headline(&analysis, board, c.zone),
+                check_text(c, limits.depth)
+            )
+        })
+        .collect();
+    out.extend(
+        forks(board, &analysis, 2)
+            .iter()
+            .map(|f| fork_text(&analysis, f)),
+    );
+    out
 }
 
 /// PIONEER's report of `board` with every zone's check by the search under it, the plans best

@@ -324,19 +324,6 @@ pub fn report_with(
     out
 }
 
-/// One line per zone and fork, for `info string plan …` (no details).
-pub fn short_lines(board: &Board, limits: TrajectoryLimits, max: usize) -> Vec<String> {
-    let analysis = Analysis::new(board, limits);
-    let mut out: Vec<String> = (0..analysis.zones.len())
-        .map(|i| headline(&analysis, board, i))
-        .take(max)
-        .collect();
-    for f in forks(board, &analysis, 2) {
-        out.push(fork_text(&analysis, &f));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

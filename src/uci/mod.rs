@@ -312,9 +312,9 @@ impl Uci {
             .name("search".into())
             .spawn(move || {
                 if show_plans {
-                    for line in crate::pioneer::plan::short_lines(
+                    for line in crate::explain::checked_plan_lines(
                         game.board(),
-                        crate::pioneer::attack::TrajectoryLimits::default(),
+                        crate::explain::CheckLimits::default(),
                         PLANS_SHOWN,
                     ) {
                         out.line(&format!("info string plan {line}"));
@@ -562,6 +562,12 @@ mod tests {
             .filter(|l| l.starts_with("info string plan "))
             .collect();
         assert!(plans.iter().any(|l| l.contains("K h8–g7–f6–e5")), "{out}");
+        assert!(
+            plans
+                .iter()
+                .any(|l| l.contains("; search:  confirmed — ") && l.contains("(depth 8")),
+            "{out}"
+        );
         let first_plan = out.find("info string plan").unwrap();
         let first_info = out.find("info depth").unwrap();
         assert!(first_plan < first_info);
