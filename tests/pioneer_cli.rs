@@ -29,6 +29,21 @@ fn plan_names_the_reti_king_route_and_draws_it() {
     );
     let picture = std::fs::read_to_string(&svg).unwrap();
     assert!(picture.starts_with("<svg") && picture.contains("polyline"));
+    assert_eq!(picture.matches("class=\"plan-number\"").count(), 3);
+    assert!(out.contains("board with the first 3 plans' trajectories written to"));
+    let (ok, _, err) = tropa(&[
+        "plan",
+        "--fen",
+        RETI,
+        "--no-check",
+        "--top",
+        "1",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(picture.matches("class=\"plan-number\"").count(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
     let (ok, out, _) = tropa(&["plan", "--fen", RETI, "--side", "black"]);
     assert!(ok);

@@ -144,6 +144,9 @@ pub enum Command {
         /// Also draw the board with the trajectories as SVG into this file.
         #[arg(long)]
         svg: Option<PathBuf>,
+        /// Plans drawn in the SVG: the first N as the text numbers them.
+        #[arg(long, default_value_t = 3, value_parser = args::count::<usize>())]
+        top: usize,
         /// Time the analysis over the bench positions instead (median, worst, zones).
         #[arg(long)]
         bench: bool,
@@ -375,6 +378,7 @@ pub fn main() -> i32 {
             fen,
             side,
             svg,
+            top,
             bench,
             check_depth,
             no_check,
@@ -383,6 +387,7 @@ pub fn main() -> i32 {
             fen.as_deref(),
             side.as_deref(),
             svg.as_deref(),
+            top,
             bench,
             (!no_check).then_some(check_depth),
             json,

@@ -2,7 +2,7 @@
 
 use crate::cli::bench::POSITIONS;
 use crate::explain::json::plans_json;
-use crate::explain::{checked_report, CheckLimits};
+use crate::explain::{check_plans, checked_report, ranked, CheckLimits};
 use crate::pioneer::attack::TrajectoryLimits;
 use crate::pioneer::plan::report_of;
 use crate::pioneer::proof::{prove_study, ProofRound};
@@ -31,6 +31,7 @@ pub fn plan(
     fen: Option<&str>,
     side: Option<&str>,
     svg: Option<&Path>,
+    top: usize,
     bench: bool,
     check_depth: Option<i32>,
     json: bool,
@@ -53,26 +54,46 @@ pub fn plan(
         say!("{}", plans_json(&board, &analysis, side, limits));
         return Ok(());
     }
-    let report = match check_depth {
+    // The zones in the order the text numbers them: best first when checked.
+    let (report, order): (Vec<String>, Vec<usize>) = match check_depth {
         Some(depth) => {
             let limits = CheckLimits {
                 depth,
                 ..CheckLimits::default()
             };
-            checked_report(&board, &analysis, side, limits)
+            let checks = check_plans(&board, &analysis, limits);
+            let order = ranked(&checks).iter().map(|c| c.zone).collect();
+            (
+                checked_report(&board, &analysis, side, &checks, depth),
+                order,
+            )
         }
-        None => report_of(&board, &analysis, side),
+        None => (
+            report_of(&board, &analysis, side),
+            (0..analysis.zones.len()).collect(),
+        ),
     };
     let elapsed = start.elapsed();
+    // The picture is written before the text, which may go to a reader that stops early.
+    if let Some(path) = svg {
+        let shown: Vec<usize> = order
+            .into_iter()
+            .filter(|&i| side.is_none_or(|s| s == analysis.zones[i].side()))
+            .take(top)
+            .collect();
+        let picture = draw(&board, &analysis, &shown, side);
+        crate::util::write_atomically(path, picture.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     for line in report {
         say!("{line}");
     }
     say!("analysed in {:.1} ms", elapsed.as_secs_f64() * 1000.0);
     if let Some(path) = svg {
-        let picture = draw(&board, &analysis, side);
-        crate::util::write_atomically(path, picture.as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        say!("board with trajectories written to {}", path.display());
+        say!(
+            "board with the first {top} plans' trajectories written to {}",
+            path.display()
+        );
     }
     Ok(())
 }

@@ -243,23 +243,24 @@ pub fn checked_plan_lines(board: &Board, limits: CheckLimits, max: usize) -> Vec
     out
 }
 
-/// PIONEER's report of `board` with every zone's check by the search under it, the plans best
-/// first and the refuted ones in a list of their own.
+/// PIONEER's report of `board` with every zone's check by the search (`checks`, made at
+/// `depth` by `check_plans`) under it, the plans best first and the refuted ones in a list of
+/// their own: the zones numbered in the order of `ranked`.
 pub fn checked_report(
     board: &Board,
     analysis: &Analysis,
     side: Option<Color>,
-    limits: CheckLimits,
+    checks: &[PlanCheck],
+    depth: i32,
 ) -> Vec<String> {
-    let checks = check_plans(board, analysis, limits);
     let notes = |zone: usize| -> Vec<String> {
         checks
             .iter()
             .filter(|c| c.zone == zone)
-            .map(|c| check_text(c, limits.depth))
+            .map(|c| check_text(c, depth))
             .collect()
     };
-    let ranked = ranked(&checks);
+    let ranked = ranked(checks);
     let (kept, refuted): (Vec<&PlanCheck>, Vec<&PlanCheck>) = ranked
         .into_iter()
         .partition(|c| c.status != PlanStatus::Refuted);
@@ -281,7 +282,7 @@ pub fn checked_report(
         });
     out.push(format!(
         "Checked by the search at depth {}: {confirmed} confirmed, {refuted} refuted (a first move more than {:.2} below the best is refuted unless it keeps {:+.2}; the opponent's plans are played after a pass).",
-        limits.depth,
+        depth,
         CONFIRM_MARGIN as f64 / 100.0,
         DECISIVE as f64 / 100.0
     ));

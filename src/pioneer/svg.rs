@@ -1,13 +1,16 @@
-//! Drawing the zones: the board as SVG with an arrow for every trajectory.
+//! Drawing the zones: the board as SVG with an arrow for every trajectory of the plans shown.
 //!
 //! Colour tells the side and the role: White's attack trajectories are dark blue, its support
 //! trajectories teal, its counter-trajectories light blue and dashed; Black's are dark red,
 //! orange and pink, likewise. Fork trajectories (one piece serving two independent zones) are a
-//! thick purple line. Late counters are not drawn; a legend under the board names the colours.
+//! thick purple line. Late counters are not drawn. Each plan's attack carries its number from
+//! the text at its start; a legend under the board names the colours.
 //!
-//! Design note: the picture is plain SVG 1.1 text with no external fonts or images — the pieces
-//! are Unicode chess symbols — so it renders in a browser, in a README on a forge and in an
-//! image viewer alike.
+//! Design note: only the plans the caller lists are drawn (the command line draws the first
+//! three by default): a middlegame has dozens of zones, and all their arrows hide the board.
+//! The picture is plain SVG 1.1 with no external fonts or images — the pieces are drawn as
+//! vector shapes of our own, the text uses a generic font only for coordinates and numbers —
+//! so it looks the same in a browser, in a README on a forge and in an image viewer.
 
 use super::fork::forks;
 use super::zone::Analysis;
@@ -53,14 +56,54 @@ fn centre(square: Square) -> (i32, i32) {
     )
 }
 
-fn glyph(piece: Piece, color: Color) -> char {
-    let white = ['♙', '♘', '♗', '♖', '♕', '♔'];
-    let black = ['♟', '♞', '♝', '♜', '♛', '♚'];
-    let i = piece as usize;
-    if color == Color::White {
-        white[i]
-    } else {
-        black[i]
+/// The shapes of a piece in a 40×40 box, its foot at y = 37: `{F}` is the body's fill, `{S}`
+/// its outline, `{D}` the colour of inner details.
+fn piece_shapes(piece: Piece) -> &'static str {
+    match piece {
+        Piece::Pawn => concat!(
+            r#"<circle cx="20" cy="13" r="5.5" fill="{F}" stroke="{S}" stroke-width="1.5"/>"#,
+            r#"<path d="M14,33 L26,33 L23.5,22 Q20,18.5 16.5,22 Z" fill="{F}" stroke="{S}" stroke-width="1.5"/>"#,
+            r#"<rect x="11" y="32" width="18" height="5" rx="1.5" fill="{F}" stroke="{S}" stroke-width="1.5"/>"#,
+        ),
+        Piece::Knight => concat!(
+            r#"<path d="M12,36 L30,36 L29,29 Q31,17 24,9 L21,5 L19,9.5 Q12,12 8.5,21 L10.5,24.5 L16,21.5 L18.5,22.5 Q12,27 12,36 Z" fill="{F}" stroke="{S}" stroke-width="1.5" stroke-linejoin="round"/>"#,
+            r#"<circle cx="18.5" cy="14" r="1.4" fill="{D}"/>"#,
+        ),
+        Piece::Bishop => concat!(
+            r#"<circle cx="20" cy="7.5" r="2.6" fill="{F}" stroke="{S}" stroke-width="1.5"/>"#,
+            r#"<path d="M14,32 Q11.5,21 20,10 Q28.5,21 26,32 Z" fill="{F}" stroke="{S}" stroke-width="1.5"/>"#,
+            r#"<path d="M22.5,16 L17.5,22.5" stroke="{D}" stroke-width="1.6" stroke-linecap="round"/>"#,
+            r#"<rect x="11" y="32" width="18" height="5" rx="1.5" fill="{F}" stroke="{S}" stroke-width="1.5"/>"#,
+        ),
+        Piece::Rook => concat!(
+            r#"<path d="M11,9 L15,9 L15,12.5 L18,12.5 L18,9 L22,9 L22,12.5 L25,12.5 L25,9 L29,9 L29,16.5 L11,16.5 Z" fill="{F}" stroke="{S}" stroke-width="1.5" stroke-linejoin="round"/>"#,
+            r#"<rect x="13.5" y="16.5" width="13" height="15.5" fill="{F}" stroke="{S}" stroke-width="1.5"/>"#,
+            r#"<rect x="10" y="32" width="20" height="5" rx="1.5" fill="{F}" stroke="{S}" stroke-width="1.5"/>"#,
+        ),
+        Piece::Queen => concat!(
+            r#"<path d="M11,32 L7.5,13 L15,24 L14,9.5 L20,22 L26,9.5 L25,24 L32.5,13 L29,32 Z" fill="{F}" stroke="{S}" stroke-width="1.5" stroke-linejoin="round"/>"#,
+            r#"<circle cx="7.5" cy="12" r="2.2" fill="{F}" stroke="{S}" stroke-width="1.3"/>"#,
+            r#"<circle cx="14" cy="8.5" r="2.2" fill="{F}" stroke="{S}" stroke-width="1.3"/>"#,
+            r#"<circle cx="26" cy="8.5" r="2.2" fill="{F}" stroke="{S}" stroke-width="1.3"/>"#,
+            r#"<circle cx="32.5" cy="12" r="2.2" fill="{F}" stroke="{S}" stroke-width="1.3"/>"#,
+            r#"<rect x="10" y="32" width="20" height="5" rx="1.5" fill="{F}" stroke="{S}" stroke-width="1.5"/>"#,
+        ),
+        Piece::King => concat!(
+            r#"<path d="M19,4 L21,4 L21,8 L24,8 L24,10.5 L21,10.5 L21,16 L19,16 L19,10.5 L16,10.5 L16,8 L19,8 Z" fill="{F}" stroke="{S}" stroke-width="1.2"/>"#,
+            r#"<path d="M11,32 Q6.5,20 13.5,17.5 Q18,16.5 20,21.5 Q22,16.5 26.5,17.5 Q33.5,20 29,32 Z" fill="{F}" stroke="{S}" stroke-width="1.5" stroke-linejoin="round"/>"#,
+            r#"<rect x="10" y="32" width="20" height="5" rx="1.5" fill="{F}" stroke="{S}" stroke-width="1.5"/>"#,
+        ),
+    }
+}
+
+fn piece_name(piece: Piece) -> &'static str {
+    match piece {
+        Piece::Pawn => "pawn",
+        Piece::Knight => "knight",
+        Piece::Bishop => "bishop",
+        Piece::Rook => "rook",
+        Piece::Queen => "queen",
+        Piece::King => "king",
     }
 }
 
@@ -98,9 +141,11 @@ fn arrow_svg(out: &mut String, arrow: &Arrow, offset: i32) {
     );
 }
 
-/// The SVG picture of `board` with the trajectories of `analysis` (only `side`'s zones if given).
-pub fn draw(board: &Board, analysis: &Analysis, side: Option<Color>) -> String {
-    let arrows = arrows(board, analysis, side);
+/// The SVG picture of `board` with the trajectories of the zones of `analysis` listed in
+/// `shown` (indices), numbered 1, 2, … in that order as the text numbers them, and the fork
+/// trajectories of `side` (both sides when `None`).
+pub fn draw(board: &Board, analysis: &Analysis, shown: &[usize], side: Option<Color>) -> String {
+    let arrows = arrows(board, analysis, shown, side);
     let size = 8 * CELL + 2 * MARGIN;
     let mut out = String::new();
     let _ = writeln!(
@@ -120,19 +165,17 @@ pub fn draw(board: &Board, analysis: &Analysis, side: Option<Color>) -> String {
     for (i, arrow) in arrows.iter().enumerate() {
         arrow_svg(&mut out, arrow, (i as i32 % 5 - 2) * 3);
     }
+    write_numbers(&mut out, analysis, shown);
     write_legend(&mut out, size);
     out.push_str("</svg>\n");
     out
 }
 
-/// The trajectories to draw: each zone's attack, counters in time and supports, then the fork
-/// trajectories' common parts; only `side`'s when one is given.
-fn arrows(board: &Board, analysis: &Analysis, side: Option<Color>) -> Vec<Arrow> {
+/// The trajectories to draw: each shown zone's attack, counters in time and supports, then the
+/// fork trajectories' common parts (only `side`'s when one is given).
+fn arrows(board: &Board, analysis: &Analysis, shown: &[usize], side: Option<Color>) -> Vec<Arrow> {
     let mut arrows = Vec::new();
-    for zone in &analysis.zones {
-        if side.is_some_and(|s| s != zone.side()) {
-            continue;
-        }
+    for zone in shown.iter().filter_map(|&i| analysis.zones.get(i)) {
         arrows.push(Arrow {
             squares: zone.attack.route.squares.clone(),
             side: zone.side(),
@@ -228,18 +271,50 @@ fn write_board(out: &mut String) {
     }
 }
 
-/// The pieces, as text glyphs.
+/// The pieces, as vector shapes scaled from their 40×40 box to fill most of a square.
 fn write_pieces(out: &mut String, board: &Board) {
+    const SCALE: f64 = 1.35;
     for square in board.occupied() {
         let (Some(piece), Some(color)) = (board.piece_on(square), board.color_on(square)) else {
             continue;
         };
         let (x, y) = centre(square);
+        let (fill, stroke, detail, side) = match color {
+            Color::White => ("#fafafa", "#1c1c1c", "#1c1c1c", "white"),
+            Color::Black => ("#262626", "#0d0d0d", "#e8e8e8", "black"),
+        };
+        let shapes = piece_shapes(piece)
+            .replace("{F}", fill)
+            .replace("{S}", stroke)
+            .replace("{D}", detail);
         let _ = writeln!(
             out,
-            "<text x=\"{x}\" y=\"{}\" font-size=\"46\" text-anchor=\"middle\">{}</text>",
-            y + 16,
-            glyph(piece, color)
+            "<g class=\"piece {side} {}\" transform=\"translate({:.1},{:.1}) scale({SCALE})\">{shapes}</g>",
+            piece_name(piece),
+            f64::from(x) - 20.0 * SCALE,
+            f64::from(y) - 21.0 * SCALE,
+        );
+    }
+}
+
+/// Each shown zone's number, in a disc of its attack colour at the start of its trajectory.
+fn write_numbers(out: &mut String, analysis: &Analysis, shown: &[usize]) {
+    for (number, zone) in shown
+        .iter()
+        .filter_map(|&i| analysis.zones.get(i))
+        .enumerate()
+    {
+        let Some(&start) = zone.attack.route.squares.first() else {
+            continue;
+        };
+        let (x, y) = centre(start);
+        let (cx, cy) = (x - CELL / 2 + 11, y - CELL / 2 + 11);
+        let _ = writeln!(
+            out,
+            "<g class=\"plan-number\"><circle cx=\"{cx}\" cy=\"{cy}\" r=\"10\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"1.5\"/><text x=\"{cx}\" y=\"{}\" font-size=\"13\" font-weight=\"bold\" fill=\"#ffffff\" text-anchor=\"middle\">{}</text></g>",
+            style(zone.side(), ArrowRole::Attack).0,
+            cy + 5,
+            number + 1
         );
     }
 }
@@ -255,6 +330,17 @@ fn write_legend(out: &mut String, size: i32) {
         (Color::Black, ArrowRole::Counter, "Black counter"),
         (Color::White, ArrowRole::Fork, "fork: one piece, two zones"),
     ];
+    // In the last row's third column: the numbered disc.
+    let (x, y) = (MARGIN + 2 * 160, size + 14 + 2 * 24);
+    let _ = writeln!(
+        out,
+        "<circle cx=\"{}\" cy=\"{y}\" r=\"8\" fill=\"#555555\"/><text x=\"{}\" y=\"{}\" font-size=\"11\" font-weight=\"bold\" fill=\"#ffffff\" text-anchor=\"middle\">1</text><text x=\"{}\" y=\"{}\" font-size=\"13\">plan, as in the text</text>",
+        x + 14,
+        x + 14,
+        y + 4,
+        x + 34,
+        y + 4
+    );
     for (i, (s, r, name)) in legend.iter().enumerate() {
         let (colour, dash) = style(*s, *r);
         let x = MARGIN + (i as i32 % 3) * 160;
@@ -285,11 +371,17 @@ mod tests {
     fn draws_board_pieces_and_arrows() {
         let board = parse_fen(DIAGRAM_51, false).unwrap();
         let analysis = Analysis::new(&board, TrajectoryLimits::default());
-        let svg = draw(&board, &analysis, Some(Color::White));
+        let white: Vec<usize> = (0..analysis.zones.len())
+            .filter(|&i| analysis.zones[i].side() == Color::White)
+            .collect();
+        let svg = draw(&board, &analysis, &white, Some(Color::White));
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-        assert_eq!(svg.matches("<rect x=").count(), 64);
-        assert_eq!(svg.matches('♖').count(), 1);
-        assert_eq!(svg.matches('♚').count(), 1);
+        let squares = format!("width=\"{CELL}\" height=\"{CELL}\"");
+        assert_eq!(svg.matches(&squares).count(), 64);
+        assert_eq!(svg.matches("class=\"piece white rook\"").count(), 1);
+        assert_eq!(svg.matches("class=\"piece black king\"").count(), 1);
+        assert!(!svg.contains('♖'), "no font glyphs");
+        assert_eq!(svg.matches("class=\"plan-number\"").count(), white.len());
         // The rook's trajectory e1–a1–a7 is an arrow in White's attack colour.
         let (e1, a1, a7) = (centre(Square::E1), centre(Square::A1), centre(Square::A7));
         let found = svg
@@ -313,8 +405,26 @@ mod tests {
     fn reti_picture_has_the_fork() {
         let board = parse_fen(RETI, false).unwrap();
         let analysis = Analysis::new(&board, TrajectoryLimits::default());
-        let svg = draw(&board, &analysis, None);
+        let all: Vec<usize> = (0..analysis.zones.len()).collect();
+        let svg = draw(&board, &analysis, &all, None);
         assert!(svg.contains("stroke=\"#7d3c98\" stroke-width=\"9\""));
         assert!(svg.contains("stroke=\"#b03a2e\""));
+    }
+
+    /// Only the zones asked for are drawn, numbered in the order given.
+    #[test]
+    fn only_the_listed_zones_are_drawn_with_their_numbers() {
+        let board = parse_fen(RETI, false).unwrap();
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let last = analysis.zones.len() - 1;
+        let svg = draw(&board, &analysis, &[last], None);
+        assert_eq!(svg.matches("class=\"plan-number\"").count(), 1);
+        assert!(svg.contains(">1</text></g>"));
+        let attacks = svg
+            .lines()
+            .filter(|l| l.starts_with("<polyline") && !l.contains("stroke-dasharray"))
+            .filter(|l| !l.contains("#7d3c98"))
+            .count();
+        assert_eq!(attacks, 1, "{svg}");
     }
 }
