@@ -197,3 +197,31 @@ fn book_build_skips_a_bad_game_naming_it_and_draws_no_progress_in_logs() {
     assert!(book.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `tropa analyse --syzygy` on the shared 3–4-piece tables (`../shared/data/syzygy`): the won
+/// KQvKR is scored as a tablebase win, with tbhits, which the plain search does not know; a
+/// missing folder is an error.
+#[test]
+fn analyse_with_tablebases_scores_the_known_win() {
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/syzygy");
+    let fen = "8/8/8/8/8/2k5/8/K2Q1r2 w - - 0 1";
+    let args = ["analyse", "--fen", fen, "--depth", "6"];
+    let with = tropa(&[&args[..], &["--syzygy", tables]].concat());
+    assert!(with.status.success(), "{}", stderr(&with));
+    let text = stdout(&with);
+    let last = text.lines().rev().find(|l| l.starts_with("depth")).unwrap();
+    assert!(last.contains("TB win") && last.contains("tbhits"), "{text}");
+    assert!(text.contains("best move Qxf1"), "{text}");
+    let without = stdout(&tropa(&args));
+    assert!(
+        !without.contains("TB win") && !without.contains("tbhits"),
+        "{without}"
+    );
+    let missing = tropa(&[&args[..], &["--syzygy", "/nonexistent/syzygy"]].concat());
+    assert!(!missing.status.success());
+    assert!(
+        stderr(&missing).contains("cannot read the folder '/nonexistent/syzygy'"),
+        "{}",
+        stderr(&missing)
+    );
+}

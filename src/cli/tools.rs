@@ -172,7 +172,12 @@ impl Reporter for SanReporter {
             Bound::Lower => " (lower bound)",
             Bound::Upper => " (upper bound)",
         };
+        // Tablebase results are scored just below mates (`TB_WIN` minus the plies to reach
+        // them); people read them as such.
+        let tablebase = crate::search::syzygy::TB_WIN - crate::search::MAX_PLY as i32;
         let score = match p.score {
+            crate::search::Score::Centipawns(cp) if cp >= tablebase => "TB win".to_string(),
+            crate::search::Score::Centipawns(cp) if cp <= -tablebase => "TB loss".to_string(),
             crate::search::Score::Centipawns(cp) => format!("{:+.2}", cp as f64 / 100.0),
             crate::search::Score::Mate(m) => format!("#{m}"),
         };

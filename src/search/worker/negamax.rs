@@ -5,6 +5,7 @@
 //! the seed wants repetitions detected; a check is never pruned and always extended.
 
 use super::pruning::{refined_eval, Singular};
+use super::tablebase::TablebaseAnswer;
 use super::{Shared, Worker};
 use crate::bound::Bound;
 use crate::rules::{is_capture, Board, Move, Piece};
@@ -73,10 +74,15 @@ impl Worker {
             }
         }
 
-        // Step 4b. Endgame tablebases, after a capture or pawn move.
+        // Step 4b. Endgame tablebases, after a capture or pawn move: a cut when they settle
+        // the window; in a PV node, a win they know is a floor and a loss a ceiling.
+        let (mut tb_floor, mut tb_ceiling) = (-INFINITY, INFINITY);
         if excluded.is_none() {
-            if let Some(score) = self.probe_tablebases(board, shared, alpha, beta, depth, ply) {
-                return score;
+            match self.probe_tablebases(board, shared, alpha, beta, depth, ply) {
+                Some(TablebaseAnswer::Cut(score)) => return score,
+                Some(TablebaseAnswer::Floor(score)) if pv_node => tb_floor = score,
+                Some(TablebaseAnswer::Ceiling(score)) if pv_node => tb_ceiling = score,
+                _ => {}
             }
         }
 
@@ -126,7 +132,7 @@ impl Worker {
             },
         };
         let mut picker = MovePicker::new(ctx, std::mem::take(&mut self.move_buffers[ply]));
-        let mut best_score = -INFINITY;
+        let mut best_score = tb_floor;
         let mut best_move = None;
         let mut moves_searched = 0;
         let mut quiets_tried: Vec<(Move, Piece)> = Vec::new();
@@ -285,6 +291,7 @@ impl Worker {
         }
 
         // Step 16. Store the result (not for a search with a move left out).
+        let best_score = best_score.min(tb_ceiling);
         if excluded.is_some() {
             return best_score;
         }

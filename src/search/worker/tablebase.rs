@@ -1,5 +1,8 @@
 //! The search's use of the endgame tablebases (`search::syzygy`): a node whose outcome the WDL
 //! tables know is cut like a transposition-table hit, and the answer is stored in the table.
+//! A win or loss that does not settle the window (a mate may still be found nearer, or a
+//! slower loss) bounds the score of a PV node instead, so that the main line's score says
+//! what the tables know.
 
 use super::{Shared, Worker};
 use crate::bound::Bound;
@@ -13,9 +16,20 @@ use std::sync::atomic::Ordering;
 /// the search would have gone.
 const TB_DEPTH_BONUS: i32 = 6;
 
+/// What the tables say of a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum TablebaseAnswer {
+    /// The score settles the window: the node is cut.
+    Cut(i32),
+    /// A win that does not reach beta: the node's score is at least this.
+    Floor(i32),
+    /// A loss that does not fall to alpha: the node's score is at most this.
+    Ceiling(i32),
+}
+
 impl Worker {
-    /// The node's score when the tables settle it within (`alpha`, `beta`); `None` when they
-    /// do not cover the node or only bound it on the wrong side (then the search goes on).
+    /// What the tables say of the node within (`alpha`, `beta`); `None` when they do not
+    /// cover it.
     pub(super) fn probe_tablebases(
         &mut self,
         board: &Board,
@@ -24,7 +38,7 @@ impl Worker {
         beta: i32,
         depth: i32,
         ply: usize,
-    ) -> Option<i32> {
+    ) -> Option<TablebaseAnswer> {
         let score = shared.syzygy?.node_score(board, depth, ply)?;
         shared.tb_hits.fetch_add(1, Ordering::Relaxed);
         // A win is at least this good (a mate may be found nearer), a loss at most this bad.
@@ -36,7 +50,10 @@ impl Worker {
             Bound::Exact
         };
         if !bound.settles(score, alpha, beta) {
-            return None;
+            return Some(match bound {
+                Bound::Lower => TablebaseAnswer::Floor(score),
+                _ => TablebaseAnswer::Ceiling(score),
+            });
         }
         let eval = if board.checkers().is_empty() {
             evaluate(board)
@@ -47,6 +64,6 @@ impl Worker {
         shared
             .tt
             .store(board.hash(), ply, None, score, eval, depth, bound);
-        Some(score)
+        Some(TablebaseAnswer::Cut(score))
     }
 }
