@@ -26,6 +26,7 @@ mod learned;
 pub mod out;
 mod pgn_io;
 mod pioneer;
+mod plan_measure;
 mod play;
 mod play_view;
 mod tools;
@@ -159,6 +160,16 @@ pub enum Command {
         /// Write the checked plans as one JSON object (best first) instead of text.
         #[arg(long, conflicts_with_all = ["no_check", "bench", "svg"])]
         json: bool,
+        /// Instead, measure the plans against a deeper search over positions of these games
+        /// (moves 15–30 by a fixed rule).
+        #[arg(long, conflicts_with_all = ["no_check", "bench", "svg", "json", "fen"])]
+        measure: Option<PathBuf>,
+        /// Positions measured with --measure.
+        #[arg(long, default_value_t = 100, value_parser = args::count::<usize>())]
+        positions: usize,
+        /// Depth of the referee search of --measure.
+        #[arg(long, default_value_t = 14, value_parser = args::depth())]
+        referee_depth: i32,
     },
     /// PIONEER's zone search (zone moves only, both sides), then a proof of its verdict with
     /// the defender on every legal move (study mode).
@@ -375,6 +386,13 @@ pub fn main() -> i32 {
             })
         }),
         Some(Command::Plan {
+            check_depth,
+            measure: Some(games),
+            positions,
+            referee_depth,
+            ..
+        }) => plan_measure::measure(&games, positions, check_depth, referee_depth),
+        Some(Command::Plan {
             fen,
             side,
             svg,
@@ -383,6 +401,7 @@ pub fn main() -> i32 {
             check_depth,
             no_check,
             json,
+            ..
         }) => pioneer::plan(
             fen.as_deref(),
             side.as_deref(),

@@ -14,6 +14,7 @@
 //! so a check is deterministic for a given position and depth.
 
 pub mod json;
+pub mod measure;
 
 use crate::pioneer::attack::TrajectoryLimits;
 use crate::pioneer::fork::forks;
@@ -157,7 +158,7 @@ pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> V
 }
 
 /// A search of `position` at the check's depth, among `only` if given.
-fn run(
+pub(crate) fn run(
     engine: &mut Engine,
     position: &Board,
     limits: CheckLimits,

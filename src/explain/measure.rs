@@ -1,0 +1,118 @@
+//! How good PIONEER's plans are as moves: the first move of the best confirmed plan of the side
+//! to move, and the first move of every zone PIONEER calls a win, against the best move of a
+//! deeper search.
+//!
+//! Design note: the plans are checked as `tropa plan` checks them (`check_plans` at its usual
+//! depth); the referee is a separate, deeper search with a fresh table, so that the figure says
+//! how a strong searcher judges the plan PIONEER puts first, not how the check itself did. Only
+//! the side to move's plans are measured: the opponent's plans are played after a pass and are
+//! not moves of this position.
+
+use super::{check_plans, ranked, run, CheckLimits, PlanStatus};
+use crate::pioneer::zone::{Analysis, ZoneVerdict};
+use crate::rules::{Board, Move};
+use crate::search::Engine;
+
+/// What the referee search said of one position's plans.
+#[derive(Clone, Debug)]
+pub struct PositionMeasure {
+    /// The referee's best move and its score (centipawns, side to move's view).
+    pub best: Option<(Move, i32)>,
+    /// The first move of the best confirmed plan of the side to move and the referee's score of
+    /// it; `None` when no plan of the side to move was confirmed.
+    pub top_plan: Option<(Move, i32)>,
+    /// The first move of each zone of the side to move that PIONEER calls a win (verdict
+    /// `Wins`) and the referee's score of it.
+    pub win_claims: Vec<(Move, i32)>,
+}
+
+impl PositionMeasure {
+    /// Is the top plan's first move within `margin` centipawns of the referee's best?
+    pub fn top_plan_within(&self, margin: i32) -> bool {
+        matches!((self.best, self.top_plan), (Some((_, best)), Some((_, plan))) if plan >= best - margin)
+    }
+
+    /// The win claims whose first move the referee scores more than `margin` below its best
+    /// and below −`margin` outright: claimed wins that lose material.
+    pub fn losing_win_claims(&self, margin: i32) -> Vec<(Move, i32)> {
+        let Some((_, best)) = self.best else {
+            return Vec::new();
+        };
+        self.win_claims
+            .iter()
+            .copied()
+            .filter(|&(_, score)| score < best - margin && score < -margin)
+            .collect()
+    }
+}
+
+/// Measures `board`: its plans checked with `check`, then the referee searches with `referee`.
+pub fn measure_position(
+    board: &Board,
+    check: CheckLimits,
+    referee: CheckLimits,
+) -> PositionMeasure {
+    let analysis = Analysis::new(board, crate::pioneer::attack::TrajectoryLimits::default());
+    let checks = check_plans(board, &analysis, check);
+    let us = board.side_to_move();
+    let top = ranked(&checks)
+        .into_iter()
+        .find(|c| c.side == us && c.status == PlanStatus::Confirmed)
+        .and_then(|c| c.first_move);
+    let claims: Vec<Move> = checks
+        .iter()
+        .filter(|c| c.side == us && analysis.zones[c.zone].verdict == ZoneVerdict::Wins)
+        .filter_map(|c| c.first_move)
+        .collect();
+    let mut engine = Engine::new(64, 1);
+    engine.clear();
+    let root = run(&mut engine, board, referee, None);
+    let mut score_of = |mv: Move| {
+        if root.best == Some(mv) {
+            root.score
+        } else {
+            run(&mut engine, board, referee, Some(mv)).score
+        }
+    };
+    let top_plan = top.map(|mv| (mv, score_of(mv)));
+    let mut win_claims = Vec::new();
+    for mv in claims {
+        win_claims.push((mv, score_of(mv)));
+    }
+    PositionMeasure {
+        best: root.best.map(|mv| (mv, root.score)),
+        top_plan,
+        win_claims,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::parse_fen;
+
+    /// Fischer–Spassky 1972, game 6, before 20.e4: PIONEER calls Bxa6 a win of the a6 pawn;
+    /// the referee scores it far below the best move, a claimed win that loses material, while
+    /// the top confirmed plan is playable.
+    #[test]
+    fn a_claimed_win_that_loses_is_counted() {
+        let board = parse_fen(
+            "2r2qk1/r2n2p1/p3p2p/2pp4/8/Q3P3/PP2BPPP/2R2RK1 w - - 0 20",
+            false,
+        )
+        .unwrap();
+        let referee = CheckLimits {
+            depth: 10,
+            nodes: 2_000_000,
+        };
+        let m = measure_position(&board, CheckLimits::default(), referee);
+        let bxa6: Move = "e2a6".parse().unwrap();
+        assert!(m.win_claims.iter().any(|&(mv, _)| mv == bxa6), "{m:?}");
+        assert!(
+            m.losing_win_claims(100).iter().any(|&(mv, _)| mv == bxa6),
+            "{m:?}"
+        );
+        assert!(m.top_plan.is_some_and(|(mv, _)| mv != bxa6), "{m:?}");
+        assert!(m.best.is_some());
+    }
+}
