@@ -3,20 +3,11 @@
 //! tags, carries an evaluation after every move, and marks the blunder with `$4`, the better move
 //! as a variation and PIONEER's plan.
 
+mod common;
+
+use common::tropa;
 use std::path::PathBuf;
 use std::process::Command;
-
-fn tropa(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tropa"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// Checks with python-chess: same moves and players as `original`, an eval on every move but a
 /// mating one; prints "ok MOVES NAGS" where NAGS lists the moves (ply:nag) with a NAG.
@@ -52,11 +43,8 @@ fn python_check(original: &str, annotated: &str) -> String {
     stdout
 }
 
-/// A folder of the test's own (the tests run side by side).
 fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tropa-annotate-{test}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::temp_dir("annotate", test)
 }
 
 #[test]

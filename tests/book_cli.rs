@@ -1,15 +1,11 @@
 //! The `tropa book` commands end to end: build from PGN, show, Polyglot out and back in, and
 //! clear errors (non-zero exit, the file named) for bad input.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn tropa(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tropa"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use common::run as tropa;
+use std::path::PathBuf;
+use std::process::Output;
 
 fn text(out: &Output) -> String {
     format!(
@@ -19,11 +15,8 @@ fn text(out: &Output) -> String {
     )
 }
 
-/// A scratch folder of one test (the tests run in parallel, so each has its own).
 fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tropa-book-cli-{test}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::temp_dir("book-cli", test)
 }
 
 const GAMES: &str = r#"[White "A"]

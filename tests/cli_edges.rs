@@ -7,25 +7,12 @@ use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-fn tropa(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tropa"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+mod common;
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use common::{run as tropa, stderr, stdout};
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tropa-edges-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::temp_dir("edges", name)
 }
 
 /// `tropa ARGS | head -1`: the reader takes one line and goes away.

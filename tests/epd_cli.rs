@@ -2,7 +2,9 @@
 //! (a mate, a stalemate to avoid, a mate in one with STS points) and one whose `bm` is wrong on
 //! purpose, so the score is exactly 3 of 4 and the miss is listed with `--verbose`.
 
-use std::process::Command;
+mod common;
+
+use common::tropa;
 
 const SUITE: &str = r#"# a comment line
 6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id "back rank"; c0 "Ra8=10, Kf2=3";
@@ -10,18 +12,6 @@ const SUITE: &str = r#"# a comment line
 r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4 bm Qxf7#; id "scholar";
 6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Rb1; id "wrong on purpose";
 "#;
-
-fn tropa(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tropa"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn a_small_suite_scores_what_it_should() {

@@ -1,19 +1,9 @@
 //! `tropa plan --measure` on the master games of `../shared/data/games/classics.pgn`: one line
 //! per position, the totals, and a clear error for a file without usable games.
 
-use std::process::Command;
+mod common;
 
-fn tropa(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tropa"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::{temp_dir, tropa};
 
 #[test]
 fn measures_positions_and_totals() {
@@ -43,8 +33,7 @@ fn measures_positions_and_totals() {
         "{out}"
     );
 
-    let dir = std::env::temp_dir().join(format!("tropa-measure-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("measure", "short");
     let short = dir.join("short.pgn");
     std::fs::write(&short, "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n").unwrap();
     let (ok, _, err) = tropa(&["plan", "--measure", short.to_str().unwrap()]);

@@ -1,0 +1,38 @@
+//! What the command-line tests share: running the built `tropa`, a scratch folder per test.
+//! Each test file is its own crate and uses only some of these, hence `allow(dead_code)`.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Runs `tropa ARGS` to the end.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tropa"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs `tropa ARGS`: success, standard output, standard error.
+pub fn tropa(args: &[&str]) -> (bool, String, String) {
+    let out = run(args);
+    (out.status.success(), stdout(&out), stderr(&out))
+}
+
+/// Standard output as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Standard error as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A fresh folder of one test (the tests run side by side), named after `suite` and `test`.
+pub fn temp_dir(suite: &str, test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tropa-{suite}-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
