@@ -18,7 +18,9 @@
 //! position (with the plies left) avoids searching a position twice; `positions` counts the
 //! distinct positions the tree holds. A tree stops at a limit of distinct positions
 //! (`MAX_POSITIONS` unless asked otherwise) so that the search always ends, even where the zones
-//! admit many moves; such a result is marked incomplete and proves nothing.
+//! admit many moves; such a result is marked incomplete and proves nothing. With
+//! `Admission::Proof` the same search gives the defender every legal move: that is the proof of
+//! a verdict (`proof.rs`).
 
 use super::attack::{Goal, TrajectoryLimits};
 use super::moves::zone_moves;
