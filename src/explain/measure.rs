@@ -24,6 +24,8 @@ pub struct PositionMeasure {
     /// The first move of each zone of the side to move that PIONEER calls a win (verdict
     /// `Wins`) and the referee's score of it.
     pub win_claims: Vec<(Move, i32)>,
+    /// Zones of the side to move (whether confirmed or not).
+    pub own_zones: usize,
 }
 
 impl PositionMeasure {
@@ -83,6 +85,7 @@ pub fn measure_position(
         best: root.best.map(|mv| (mv, root.score)),
         top_plan,
         win_claims,
+        own_zones: analysis.zones.iter().filter(|z| z.side() == us).count(),
     }
 }
 
@@ -114,5 +117,6 @@ mod tests {
         );
         assert!(m.top_plan.is_some_and(|(mv, _)| mv != bxa6), "{m:?}");
         assert!(m.best.is_some());
+        assert!(m.own_zones >= 2, "{m:?}");
     }
 }
