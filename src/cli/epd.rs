@@ -29,6 +29,9 @@ pub struct Record {
     pub avoid: Vec<Move>,
     /// Points for moves (STS `c0`); empty when the record has none.
     pub points: Vec<(Move, u32)>,
+    /// Every operation but `bm`, `am` and `id` as `(opcode, operand)`, quotes removed, in file
+    /// order (`c0`, `c1`, ...).
+    pub other: Vec<(String, String)>,
 }
 
 /// Splits the operations part of an EPD line into `(opcode, operands)`, honouring quotes.
@@ -66,18 +69,28 @@ fn moves_of(game: &Game, operand: &str) -> Result<Vec<Move>, String> {
         .collect()
 }
 
-/// Reads `"Nf3=10, Nd2=7"`; a `c0` that is a plain comment gives no points.
+/// Reads `"Nf3=10, Nd2=7"`; a `c0` that is a plain comment (a source, a main line with
+/// `c8=Q` in it) gives no points: only a list of `move=number` items does.
 fn points_of(game: &Game, operand: &str) -> Result<Vec<(Move, u32)>, String> {
-    let text = operand.trim_matches('"');
-    if !text.contains('=') {
+    let items: Vec<&str> = operand
+        .trim_matches('"')
+        .split(',')
+        .map(str::trim)
+        .collect();
+    let pairs: Vec<(&str, u32)> = items
+        .iter()
+        .filter_map(|item| {
+            let (m, p) = item.split_once('=')?;
+            Some((m.trim(), p.trim().parse().ok()?))
+        })
+        .collect();
+    if pairs.len() < items.len() {
         return Ok(Vec::new());
     }
-    text.split(',')
-        .map(|item| {
-            let (m, p) = item.trim().split_once('=').ok_or(format!("'{item}'"))?;
-            let mv =
-                move_from_text(game.board(), m.trim(), false).map_err(|e| format!("'{m}': {e}"))?;
-            let points = p.trim().parse().map_err(|_| format!("'{item}'"))?;
+    pairs
+        .into_iter()
+        .map(|(m, points)| {
+            let mv = move_from_text(game.board(), m, false).map_err(|e| format!("'{m}': {e}"))?;
             Ok((mv, points))
         })
         .collect()
@@ -109,15 +122,22 @@ pub fn parse_record(line: &str, place: &str) -> Result<Option<Record>, String> {
         best: Vec::new(),
         avoid: Vec::new(),
         points: Vec::new(),
+        other: Vec::new(),
     };
     for (code, operand) in operations(rest) {
         let bad = |e: String| format!("{place}: {code} {e}");
         match code.as_str() {
             "bm" => record.best = moves_of(&record.game, &operand).map_err(bad)?,
             "am" => record.avoid = moves_of(&record.game, &operand).map_err(bad)?,
-            "c0" => record.points = points_of(&record.game, &operand).map_err(bad)?,
             "id" => record.id = operand.trim_matches('"').to_string(),
-            _ => {}
+            _ => {
+                if code == "c0" {
+                    record.points = points_of(&record.game, &operand).map_err(bad)?;
+                }
+                record
+                    .other
+                    .push((code.clone(), operand.trim_matches('"').to_string()));
+            }
         }
     }
     Ok(Some(record))
@@ -285,5 +305,20 @@ mod tests {
         assert!(parse_record("# a comment", "x").unwrap().is_none());
         let err = parse_record("8/8/8/8/8/8/8/K6k w - - bm Qh8;", "t.epd:3").unwrap_err();
         assert!(err.starts_with("t.epd:3: bm 'Qh8'"), "{err}");
+    }
+
+    #[test]
+    fn a_comment_with_a_promotion_is_no_points_list_and_is_kept() {
+        let line =
+            r#"8/8/1KP5/3r4/8/8/8/k7 w - - bm c7; c0 "Saavedra 1895, 6.c8=R wins"; c1 "win";"#;
+        let r = parse_record(line, "t.epd:1").unwrap().unwrap();
+        assert!(r.points.is_empty());
+        assert_eq!(
+            r.other,
+            vec![
+                ("c0".to_string(), "Saavedra 1895, 6.c8=R wins".to_string()),
+                ("c1".to_string(), "win".to_string())
+            ]
+        );
     }
 }

@@ -177,6 +177,11 @@ pub enum Command {
         /// Position (default: the start position).
         #[arg(long)]
         fen: Option<String>,
+        /// Run every record of a study set instead: EPD with the key move (`bm`) and the
+        /// claimed result for the side to move (`c1 "win"` or `c1 "draw"`); one line per record,
+        /// then the totals.
+        #[arg(long, conflicts_with_all = ["fen", "tree"])]
+        epd: Option<PathBuf>,
         /// Search horizon in plies (default: from the zones' timing).
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=40))]
         depth: Option<u32>,
@@ -413,11 +418,15 @@ pub fn main() -> i32 {
         ),
         Some(Command::Study {
             fen,
+            epd,
             depth,
             tree,
             max_positions,
             proof_positions,
-        }) => pioneer::study(fen.as_deref(), depth, tree, max_positions, proof_positions),
+        }) => match epd {
+            Some(path) => pioneer::study_set(&path, depth, max_positions, proof_positions),
+            None => pioneer::study(fen.as_deref(), depth, tree, max_positions, proof_positions),
+        },
         Some(Command::Book { command }) => book::run(command),
         Some(Command::Annotate {
             input,

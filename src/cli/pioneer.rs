@@ -1,18 +1,22 @@
 //! `tropa plan` and `tropa study`: PIONEER's plans in words and its zone search.
+//!
+//! Design note: `tropa study --epd` runs a whole study set through the very run `--fen` makes
+//! (`run_study`), so the set measures what a user sees; only the report differs.
 
 use crate::cli::bench::POSITIONS;
+use crate::cli::epd::{read_suite, Record};
 use crate::explain::json::plans_json;
 use crate::explain::{check_plans, checked_report, ranked, CheckLimits};
 use crate::pioneer::attack::TrajectoryLimits;
 use crate::pioneer::plan::report_of;
-use crate::pioneer::proof::{prove_study, ProofRound};
-use crate::pioneer::study::solve;
+use crate::pioneer::proof::{prove_study, ProofOutcome, ProofRound, StudyProofs};
+use crate::pioneer::study::{solve, Study};
 use crate::pioneer::svg::draw;
 use crate::pioneer::zone::Analysis;
-use crate::rules::notation::line_to_numbered_san;
-use crate::rules::{parse_fen, side_name, Color, Move, START_FEN};
+use crate::rules::notation::{line_to_numbered_san, move_to_san};
+use crate::rules::{parse_fen, side_name, Board, Color, Move, START_FEN};
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 fn parse_side(side: Option<&str>) -> Result<Option<Color>, String> {
     match side.map(str::to_ascii_lowercase).as_deref() {
@@ -151,6 +155,56 @@ fn line_label(complete: bool) -> &'static str {
     }
 }
 
+/// A study run: the zone search and the proofs of its verdicts, as `tropa study` makes them.
+struct StudyRun {
+    study: Study,
+    proofs: StudyProofs,
+    elapsed: Duration,
+}
+
+/// Runs the zone search and the proofs from `board`, reporting progress on standard error.
+fn run_study(
+    board: &Board,
+    depth: Option<u32>,
+    tree: bool,
+    max_positions: usize,
+    proof_positions: usize,
+) -> StudyRun {
+    let start = Instant::now();
+    let limits = TrajectoryLimits::default();
+    let study = solve(board, depth, limits, tree, max_positions, &mut |first| {
+        eprintln!(
+            "zone search of {}: {}, {} positions, {:.1} s",
+            line_to_numbered_san(board, &[first.mv]),
+            first.result.verdict,
+            first.result.positions,
+            start.elapsed().as_secs_f64()
+        )
+    });
+    let mut report_round = |mv: Option<Move>, r: &ProofRound| {
+        let what = mv.map_or("the start position".to_string(), |m| {
+            line_to_numbered_san(board, &[m])
+        });
+        eprintln!(
+            "proof of {what}: budget {} positions, {} in the tree, {}, {:.1} s",
+            r.budget,
+            r.positions,
+            if r.complete {
+                "complete"
+            } else {
+                "not complete"
+            },
+            r.elapsed.as_secs_f64()
+        );
+    };
+    let proofs = prove_study(board, &study, limits, proof_positions, &mut report_round);
+    StudyRun {
+        study,
+        proofs,
+        elapsed: start.elapsed(),
+    }
+}
+
 /// `tropa study`: the zone search, its verdict, main line and tree size, then the proof of
 /// what the side to move gets, then every first move with its zone verdict and its proof.
 pub fn study(
@@ -161,17 +215,8 @@ pub fn study(
     proof_positions: usize,
 ) -> Result<(), String> {
     let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
-    let start = Instant::now();
-    let limits = TrajectoryLimits::default();
-    let study = solve(&board, depth, limits, tree, max_positions, &mut |first| {
-        eprintln!(
-            "zone search of {}: {}, {} positions, {:.1} s",
-            line_to_numbered_san(&board, &[first.mv]),
-            first.result.verdict,
-            first.result.positions,
-            start.elapsed().as_secs_f64()
-        )
-    });
+    let run = run_study(&board, depth, tree, max_positions, proof_positions);
+    let (study, proofs) = (&run.study, &run.proofs);
     let unfinished = |r: &crate::pioneer::study::StudyResult| {
         if r.complete {
             String::new()
@@ -206,23 +251,6 @@ pub fn study(
             say!("  {}{} {:+}", "  ".repeat(t.ply as usize), t.san, t.value);
         }
     }
-    let mut report_round = |mv: Option<Move>, r: &ProofRound| {
-        let what = mv.map_or("the start position".to_string(), |m| {
-            line_to_numbered_san(&board, &[m])
-        });
-        eprintln!(
-            "proof of {what}: budget {} positions, {} in the tree, {}, {:.1} s",
-            r.budget,
-            r.positions,
-            if r.complete {
-                "complete"
-            } else {
-                "not complete"
-            },
-            r.elapsed.as_secs_f64()
-        );
-    };
-    let proofs = prove_study(&board, &study, limits, proof_positions, &mut report_round);
     let proof = &proofs.root;
     let mover = board.side_to_move();
     say!(
@@ -277,6 +305,90 @@ pub fn study(
             None => say!("      no proof tried: the proofs' position budget is spent"),
         }
     }
-    say!("time {:.1} ms", start.elapsed().as_secs_f64() * 1000.0);
+    say!("time {:.1} ms", run.elapsed.as_secs_f64() * 1000.0);
+    Ok(())
+}
+
+/// The result a study-set record claims for the side to move (its `c1` operation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Claim {
+    Win,
+    Draw,
+}
+
+/// The claim of a record; the error names the record's line.
+fn claim_of(record: &Record) -> Result<Claim, String> {
+    let c1 = record.other.iter().find(|(code, _)| code == "c1");
+    match c1.map(|(_, operand)| operand.as_str()) {
+        Some("win") => Ok(Claim::Win),
+        Some("draw") => Ok(Claim::Draw),
+        Some(other) => Err(format!(
+            "{}: c1 must be \"win\" or \"draw\", not \"{other}\"",
+            record.place
+        )),
+        None => Err(format!(
+            "{}: no c1 (the claimed result, \"win\" or \"draw\")",
+            record.place
+        )),
+    }
+}
+
+/// `tropa study --epd`: every record of a study set through the zone search and the proofs
+/// (the same run as `--fen`), one line each — PIONEER's move (the first of the proof's main
+/// line), whether it is the key move (`bm`), whether the proof establishes the claimed result
+/// (`c1 "win"`: the side to move wins; `c1 "draw"`: it at least draws), the sizes of the zone
+/// tree and the proof tree from the start position, the time — then the totals. Every record
+/// is checked before any is run, so that a bad line costs no search.
+pub fn study_set(
+    path: &Path,
+    depth: Option<u32>,
+    max_positions: usize,
+    proof_positions: usize,
+) -> Result<(), String> {
+    let records = read_suite(path)?;
+    let mut claims = Vec::new();
+    for record in &records {
+        if record.best.is_empty() {
+            return Err(format!("{}: no bm (the key move)", record.place));
+        }
+        claims.push(claim_of(record)?);
+    }
+    let start = Instant::now();
+    let (mut solved, mut proven, mut zone_positions, mut proof_positions_sum) = (0, 0, 0, 0);
+    for (record, claim) in records.iter().zip(claims) {
+        let board = record.game.board();
+        eprintln!("{}: {}", record.place, record.id);
+        let run = run_study(board, depth, false, max_positions, proof_positions);
+        let proof = &run.proofs.root;
+        let played = proof.result.line.first().copied();
+        let is_solved = played.is_some_and(|m| record.best.contains(&m));
+        let is_proven = match claim {
+            Claim::Win => proof.outcome == ProofOutcome::Wins,
+            Claim::Draw => proof.outcome == ProofOutcome::Holds,
+        };
+        let key: Vec<String> = record.best.iter().map(|&m| move_to_san(board, m)).collect();
+        say!(
+            "{}  bm {}  {}  played {}  solved {}  proven {}  ({})  zone tree {}  proof tree {}  {:.1} s",
+            record.id,
+            key.join(" "),
+            if claim == Claim::Win { "win" } else { "draw" },
+            played.map_or("-".to_string(), |m| move_to_san(board, m)),
+            if is_solved { "yes" } else { "no" },
+            if is_solved && is_proven { "yes" } else { "no" },
+            proof.summary(),
+            run.study.root.positions,
+            proof.result.positions,
+            run.elapsed.as_secs_f64()
+        );
+        solved += is_solved as usize;
+        proven += (is_solved && is_proven) as usize;
+        zone_positions += run.study.root.positions;
+        proof_positions_sum += proof.result.positions;
+    }
+    say!(
+        "{} records: {solved} solved, {proven} solved and proven, positions {zone_positions} in the zone trees and {proof_positions_sum} in the proof trees, total time {:.1} s",
+        records.len(),
+        start.elapsed().as_secs_f64()
+    );
     Ok(())
 }

@@ -1,0 +1,125 @@
+//! The study set (`tests/data/studies.epd`) and `tropa study --epd`.
+//!
+//! Design note: the set itself is checked for form only (every record legal, with a legal key
+//! move, a claimed result and a source), which is fast; how many records PIONEER solves is a
+//! measurement kept in the README, not a test. The command is tested on a small set written to
+//! a temporary file.
+
+use std::path::Path;
+use std::process::Command;
+use tropa::cli::epd::read_suite;
+
+const RETI: &str = "7K/8/k1P5/7p/8/8/8/8 w - - bm Kg7; id \"Reti\"; c0 \"Reti 1921\"; c1 \"draw\";";
+
+fn tropa(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tropa"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Writes `text` to a fresh file in the temporary directory.
+fn temp_epd(name: &str, text: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("tropa-{}-{name}.epd", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn every_record_of_the_set_is_legal_with_a_key_move_a_claim_and_a_source() {
+    let records = read_suite(Path::new("tests/data/studies.epd")).unwrap();
+    assert!(records.len() >= 40, "{} records", records.len());
+    let mut ids = std::collections::HashSet::new();
+    for r in &records {
+        assert!(!r.best.is_empty(), "{}: no bm", r.place);
+        assert!(ids.insert(r.id.clone()), "{}: id {} twice", r.place, r.id);
+        let op = |code: &str| {
+            r.other
+                .iter()
+                .find(|(c, _)| c == code)
+                .map(|(_, operand)| operand.clone())
+        };
+        let claim = op("c1").unwrap_or_default();
+        assert!(
+            claim == "win" || claim == "draw",
+            "{}: c1 {claim:?}",
+            r.place
+        );
+        assert!(
+            op("c0").is_some_and(|s| !s.is_empty()),
+            "{}: no source",
+            r.place
+        );
+        assert!(
+            op("c2").is_some_and(|s| s.contains("Stockfish")),
+            "{}: no check",
+            r.place
+        );
+    }
+}
+
+#[test]
+fn study_epd_prints_one_line_per_record_and_the_totals() {
+    let kpk = "2k5/8/1K1P4/8/8/8/8/8 w - - bm Kc6; id \"KPK\"; c1 \"win\";";
+    let path = temp_epd("set", &format!("{RETI}\n# a comment\n{kpk}\n"));
+    let (ok, out, err) = tropa(&["study", "--epd", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(
+        lines[0].starts_with("Reti  bm Kg7  draw  played Kg7  solved yes  proven yes"),
+        "{out}"
+    );
+    assert!(
+        lines[0].contains("zone tree ") && lines[0].contains("proof tree "),
+        "{out}"
+    );
+    assert!(lines[1].starts_with("KPK  bm Kc6  win  played "), "{out}");
+    assert!(lines[2].starts_with("2 records: "), "{out}");
+    assert!(
+        lines[2].contains("solved and proven") && lines[2].contains("total time"),
+        "{out}"
+    );
+    assert!(err.contains("proof of the start position"), "{err}");
+}
+
+#[test]
+fn study_epd_refuses_bad_input_naming_the_line() {
+    let path = temp_epd(
+        "noclaim",
+        &format!("{RETI}\n8/8/1KP5/3r4/8/8/8/k7 w - - bm c7;\n"),
+    );
+    let (ok, _, err) = tropa(&["study", "--epd", path.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("noclaim.epd:2: no c1"), "{err}");
+    std::fs::write(&path, "8/8/1KP5/3r4/8/8/8/k7 w - - c1 \"win\";\n").unwrap();
+    let (ok, _, err) = tropa(&["study", "--epd", path.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("noclaim.epd:1: no bm"), "{err}");
+    std::fs::write(&path, "8/8/1KP5/3r4/8/8/8/k7 w - - bm c7; c1 \"lose\";\n").unwrap();
+    let (ok, _, err) = tropa(&["study", "--epd", path.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("noclaim.epd:1: c1 must be"), "{err}");
+    std::fs::write(&path, "8/8/1KP5/3r4/8/8/8/k8 w - - bm c7; c1 \"win\";\n").unwrap();
+    let (ok, _, err) = tropa(&["study", "--epd", path.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("noclaim.epd:1"), "{err}");
+    std::fs::remove_file(&path).unwrap();
+    let (ok, _, err) = tropa(&["study", "--epd", "no/such/file.epd"]);
+    assert!(!ok);
+    assert!(err.contains("no/such/file.epd"), "{err}");
+    let (ok, _, _) = tropa(&[
+        "study",
+        "--epd",
+        "x.epd",
+        "--fen",
+        "8/8/8/8/8/8/8/K6k w - -",
+    ]);
+    assert!(!ok);
+}
