@@ -336,9 +336,10 @@ fn claim_of(record: &Record) -> Result<Claim, String> {
 /// `tropa study --epd`: every record of a study set through the zone search and the proofs
 /// (the same run as `--fen`), one line each — PIONEER's move (the first of the proof's main
 /// line), whether it is the key move (`bm`), whether the proof establishes the claimed result
-/// (`c1 "win"`: the side to move wins; `c1 "draw"`: it at least draws), the sizes of the zone
-/// tree and the proof tree from the start position, the time — then the totals. Every record
-/// is checked before any is run, so that a bad line costs no search.
+/// (`c1 "win"`: the side to move wins; `c1 "draw"`: it at least draws, and no more), the sizes
+/// of the zone tree and the proof tree from the start position, the time — then the totals,
+/// where a record counts as solved and proven when both hold. Every record is checked before
+/// any is run, so that a bad line costs no search.
 pub fn study_set(
     path: &Path,
     depth: Option<u32>,
@@ -374,7 +375,7 @@ pub fn study_set(
             if claim == Claim::Win { "win" } else { "draw" },
             played.map_or("-".to_string(), |m| move_to_san(board, m)),
             if is_solved { "yes" } else { "no" },
-            if is_solved && is_proven { "yes" } else { "no" },
+            if is_proven { "yes" } else { "no" },
             proof.summary(),
             run.study.root.positions,
             proof.result.positions,
