@@ -141,9 +141,13 @@ def t_strength():
     e.send("uci")
     _, _, seen = e.until("uciok")
     for decl in ("option name Skill Level type spin default 20 min 0 max 20",
-                 "option name UCI_LimitStrength type check default false",
-                 "option name UCI_Elo type spin default 1500 min 1000 max 2500"):
+                 "option name UCI_LimitStrength type check default false"):
         check(decl in seen, f"not declared: {decl}")
+    # UCI_Elo's range is the calibrated one (ELO_BY_LEVEL), so only its shape is fixed here.
+    elo_decl = [l.split() for l in seen if l.startswith("option name UCI_Elo type spin default 1500 min ")]
+    check(len(elo_decl) == 1, f"UCI_Elo not declared as a spin with default 1500: {seen}")
+    elo_min, elo_max = int(elo_decl[0][-3]), int(elo_decl[0][-1])
+    check(elo_min < 1500 < elo_max, f"UCI_Elo range {elo_min}..{elo_max}")
     e.send("setoption name OwnBook value false")
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
     notes = []
@@ -160,11 +164,11 @@ def t_strength():
     full = nodes_for("Skill Level value 20")
     weak = nodes_for("Skill Level value 0")
     middle = nodes_for("Skill Level value 12")
-    elo = nodes_for("Skill Level value 20", "UCI_LimitStrength value true", "UCI_Elo value 1000")
+    elo = nodes_for("Skill Level value 20", "UCI_LimitStrength value true", f"UCI_Elo value {elo_min}")
     off = nodes_for("UCI_LimitStrength value false")
     # Level 12 searches four lines, so it may use more nodes than one full-strength line.
     check(weak < middle and weak < full and elo < full and off == full, f"nodes {weak} {middle} {full} {elo} {off}")
-    notes.append(f"depth 7 nodes: skill 0 {weak}, skill 12 {middle}, full {full}, Elo 1000 {elo}")
+    notes.append(f"depth 7 nodes: skill 0 {weak}, skill 12 {middle}, full {full}, Elo {elo_min} {elo}")
     e.close()
     return "; ".join(notes)
 

@@ -18,11 +18,19 @@ pub const MAX_LEVEL: i64 = 20;
 /// Root moves searched as candidates below full strength.
 pub const CANDIDATES: usize = 4;
 
-/// The Elo of some levels, by which `UCI_Elo` is turned into a level (interpolated, clamped at
-/// the ends). NOT CALIBRATED YET: a first guess (a straight line from 1000 to Tropa's full
-/// strength, which the strength table puts near 2500 on the CCRL scale) until the matches
-/// against the Debian ladder in README.md ("Strength limiting") are played.
-pub const ELO_BY_LEVEL: [(f64, f64); 2] = [(0.0, 1000.0), (20.0, 2500.0)];
+/// The measured Elo of some levels, by which `UCI_Elo` is turned into a level (linearly between
+/// them, clamped at the ends). Each point is the `UCI_Elo` setting of Stockfish 15.1 (a scale
+/// Stockfish anchors to CCRL 40/4) plus the Elo difference Tropa scored against it in 70–100
+/// games at 5+0.05 s (README.md, "Strength limiting"); at that control the levels from about
+/// 14 up are bound by the clock rather than their node budget. The points rise with the level.
+pub const ELO_BY_LEVEL: [(f64, f64); 6] = [
+    (0.0, 1412.0),
+    (4.0, 1592.0),
+    (8.0, 1900.0),
+    (12.0, 1949.0),
+    (16.0, 1989.0),
+    (20.0, 2185.0),
+];
 
 /// What the protocol set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +63,15 @@ impl StrengthSettings {
         };
         (level < MAX_LEVEL as f64).then_some(level)
     }
+}
+
+/// The `UCI_Elo` values a GUI may ask for: the measured range, from level 0 to full strength.
+pub fn elo_range() -> (i64, i64) {
+    let last = ELO_BY_LEVEL.len() - 1;
+    (
+        ELO_BY_LEVEL[0].1.round() as i64,
+        ELO_BY_LEVEL[last].1.round() as i64,
+    )
 }
 
 /// The level playing at `elo`, from `ELO_BY_LEVEL`.
@@ -165,9 +182,26 @@ mod tests {
             elo,
             skill: 3,
         };
-        assert_eq!(elo(500).level(), Some(0.0));
-        assert_eq!(elo(1750).level(), Some(10.0));
-        assert_eq!(elo(3000).level(), None);
+        let (low, high) = elo_range();
+        let default = StrengthSettings::default().elo;
+        assert!(low < default && default < high, "{low} {default} {high}");
+        // Clamped at both ends: the weakest level below the table, full strength at its top.
+        assert_eq!(elo(low - 300).level(), Some(0.0));
+        assert_eq!(elo(low).level(), Some(0.0));
+        assert_eq!(elo(high).level(), None);
+        assert_eq!(elo(high + 300).level(), None);
+        // Each measured point gives its own level, halfway between two gives the level between.
+        for pair in ELO_BY_LEVEL.windows(2) {
+            let ((l0, e0), (l1, e1)) = (pair[0], pair[1]);
+            assert!(l0 < l1 && e0 < e1, "not monotone: {pair:?}");
+            assert!((level_for_elo(e1) - l1).abs() < 1e-9, "{pair:?}");
+            assert!((level_for_elo((e0 + e1) / 2.0) - (l0 + l1) / 2.0).abs() < 1e-9);
+        }
+        // A higher Elo never asks for a weaker level.
+        let levels: Vec<f64> = (low - 100..high + 100)
+            .map(|e| level_for_elo(e as f64))
+            .collect();
+        assert!(levels.windows(2).all(|w| w[0] <= w[1]));
         assert!(node_budget(0.0) < node_budget(10.0) && node_budget(10.0) < node_budget(19.0));
         assert!(temperature(0.0) > temperature(10.0) && temperature(10.0) > temperature(19.0));
     }

@@ -70,6 +70,8 @@ pub fn spin_default(specs: &[OptionSpec], name: &str) -> i64 {
 /// Every option Tropa declares.
 pub fn declared() -> Vec<OptionSpec> {
     use OptionKind::*;
+    // UCI_Elo offers the calibrated range only: no Elo outside it was measured.
+    let (elo_min, elo_max) = crate::search::strength::elo_range();
     vec![
         OptionSpec {
             name: "Hash",
@@ -187,8 +189,8 @@ pub fn declared() -> Vec<OptionSpec> {
             name: "UCI_Elo",
             kind: Spin {
                 default: 1500,
-                min: 1000,
-                max: 2500,
+                min: elo_min,
+                max: elo_max,
             },
         },
         OptionSpec {
