@@ -1,20 +1,10 @@
 //! `tropa plan` and `tropa study` from the command line: output and bad input.
 
-use std::process::Command;
+mod common;
+
+use common::tropa;
 
 const RETI: &str = "7K/8/k1P5/7p/8/8/8/8 w - - 0 1";
-
-fn tropa(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tropa"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn plan_names_the_reti_king_route_and_draws_it() {

@@ -5,23 +5,13 @@
 //! measurement kept in the README, not a test. The command is tested on a small set written to
 //! a temporary file.
 
+mod common;
+
+use common::tropa;
 use std::path::Path;
-use std::process::Command;
 use tropa::cli::epd::read_suite;
 
 const RETI: &str = "7K/8/k1P5/7p/8/8/8/8 w - - bm Kg7; id \"Reti\"; c0 \"Reti 1921\"; c1 \"draw\";";
-
-fn tropa(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tropa"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// Writes `text` to a fresh file in the temporary directory.
 fn temp_epd(name: &str, text: &str) -> std::path::PathBuf {
