@@ -214,15 +214,8 @@ pub enum Command {
         /// Where to write the annotated games (default: standard output).
         #[arg(short, long)]
         output: Option<PathBuf>,
-        /// Seconds per position (the default, 1 s, when no limit is given).
-        #[arg(long, value_parser = args::seconds, conflicts_with_all = ["nodes", "depth"])]
-        movetime: Option<f64>,
-        /// Nodes per position.
-        #[arg(long, value_parser = args::count::<u64>(), conflicts_with = "depth")]
-        nodes: Option<u64>,
-        /// Depth per position.
-        #[arg(long, value_parser = args::depth())]
-        depth: Option<i32>,
+        #[command(flatten)]
+        limits: PositionLimits,
         /// Threads in all: games are annotated side by side, a game per thread.
         #[arg(long, default_value_t = 1, value_parser = args::threads())]
         threads: usize,
@@ -256,15 +249,8 @@ pub enum Command {
     Epd {
         /// The suite.
         file: PathBuf,
-        /// Seconds per position (the default, 1 s, when no limit is given).
-        #[arg(long, value_parser = args::seconds, conflicts_with_all = ["nodes", "depth"])]
-        movetime: Option<f64>,
-        /// Nodes per position.
-        #[arg(long, value_parser = args::count::<u64>(), conflicts_with = "depth")]
-        nodes: Option<u64>,
-        /// Depth per position.
-        #[arg(long, value_parser = args::depth())]
-        depth: Option<i32>,
+        #[command(flatten)]
+        limits: PositionLimits,
         /// Search threads.
         #[arg(long, default_value_t = 1, value_parser = args::threads())]
         threads: usize,
@@ -319,21 +305,33 @@ pub enum Command {
     },
 }
 
-/// The limits of a search per position: one of seconds, nodes or depth; one second by default.
-fn search_limits(
+/// The limits of a search per position (`annotate`, `epd`): one of seconds, nodes or depth.
+#[derive(clap::Args, Debug)]
+pub struct PositionLimits {
+    /// Seconds per position (the default, 1 s, when no limit is given).
+    #[arg(long, value_parser = args::seconds, conflicts_with_all = ["nodes", "depth"])]
     movetime: Option<f64>,
+    /// Nodes per position.
+    #[arg(long, value_parser = args::count::<u64>(), conflicts_with = "depth")]
     nodes: Option<u64>,
+    /// Depth per position.
+    #[arg(long, value_parser = args::depth())]
     depth: Option<i32>,
-) -> crate::search::Limits {
-    let movetime = match (movetime, nodes, depth) {
-        (None, None, None) => Some(1.0),
-        (t, _, _) => t,
-    };
-    crate::search::Limits {
-        movetime: movetime.map(|t| (t * 1000.0) as u64),
-        nodes,
-        depth,
-        ..Default::default()
+}
+
+impl PositionLimits {
+    /// The search limits: the one given, or one second.
+    fn limits(&self) -> crate::search::Limits {
+        let movetime = match (self.movetime, self.nodes, self.depth) {
+            (None, None, None) => Some(1.0),
+            (t, _, _) => t,
+        };
+        crate::search::Limits {
+            movetime: movetime.map(|t| (t * 1000.0) as u64),
+            nodes: self.nodes,
+            depth: self.depth,
+            ..Default::default()
+        }
     }
 }
 
@@ -431,15 +429,13 @@ pub fn main() -> i32 {
         Some(Command::Annotate {
             input,
             output,
-            movetime,
-            nodes,
-            depth,
+            limits,
             threads,
             hash,
         }) => annotate::run(&annotate::AnnotateArgs {
             input,
             output,
-            limits: search_limits(movetime, nodes, depth),
+            limits: limits.limits(),
             threads,
             hash,
         }),
@@ -468,15 +464,13 @@ pub fn main() -> i32 {
         }
         Some(Command::Epd {
             file,
-            movetime,
-            nodes,
-            depth,
+            limits,
             threads,
             hash,
             verbose,
         }) => {
             let options = epd::EpdArgs {
-                limits: search_limits(movetime, nodes, depth),
+                limits: limits.limits(),
                 threads,
                 hash,
                 verbose,

@@ -13,6 +13,7 @@
 //! so it looks the same in a browser, in a README on a forge and in an image viewer.
 
 use super::fork::forks;
+use super::reject::piece_name;
 use super::zone::Analysis;
 use crate::rules::{Board, Color, File, Piece, Rank, Square};
 use std::fmt::Write;
@@ -93,17 +94,6 @@ fn piece_shapes(piece: Piece) -> &'static str {
             r#"<path d="M11,32 Q6.5,20 13.5,17.5 Q18,16.5 20,21.5 Q22,16.5 26.5,17.5 Q33.5,20 29,32 Z" fill="{F}" stroke="{S}" stroke-width="1.5" stroke-linejoin="round"/>"#,
             r#"<rect x="10" y="32" width="20" height="5" rx="1.5" fill="{F}" stroke="{S}" stroke-width="1.5"/>"#,
         ),
-    }
-}
-
-fn piece_name(piece: Piece) -> &'static str {
-    match piece {
-        Piece::Pawn => "pawn",
-        Piece::Knight => "knight",
-        Piece::Bishop => "bishop",
-        Piece::Rook => "rook",
-        Piece::Queen => "queen",
-        Piece::King => "king",
     }
 }
 
