@@ -6,7 +6,7 @@
 use crate::cli::bench::POSITIONS;
 use crate::cli::epd::{read_suite, Record};
 use crate::explain::json::plans_json;
-use crate::explain::{check_plans, checked_report, ranked, CheckLimits};
+use crate::explain::{check_plans, checked_report, zone_order, CheckLimits};
 use crate::pioneer::attack::TrajectoryLimits;
 use crate::pioneer::plan::report_of;
 use crate::pioneer::proof::{prove_study, ProofOutcome, ProofRound, StudyProofs};
@@ -66,7 +66,7 @@ pub fn plan(
                 ..CheckLimits::default()
             };
             let checks = check_plans(&board, &analysis, limits);
-            let order = ranked(&checks).iter().map(|c| c.zone).collect();
+            let order = zone_order(&checks);
             (
                 checked_report(&board, &analysis, side, &checks, depth),
                 order,

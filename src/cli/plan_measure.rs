@@ -42,7 +42,7 @@ pub fn measure(
         nodes: u64::MAX,
     };
     let start = Instant::now();
-    let (mut measured, mut good, mut no_plan, mut no_zone, mut claims, mut losing) =
+    let (mut measured, mut good, mut no_plan, mut no_own, mut claims, mut losing) =
         (0, 0, 0, 0, 0, 0);
     for (k, opening) in file.openings.iter().enumerate() {
         if measured == positions {
@@ -63,14 +63,14 @@ pub fn measure(
         };
         measured += 1;
         let verdict = match m.top_plan {
-            None if m.own_zones == 0 => {
+            None if m.own_plans == 0 => {
                 no_plan += 1;
-                no_zone += 1;
-                "no zone of its own".to_string()
+                no_own += 1;
+                "no plan of its own".to_string()
             }
             None => {
                 no_plan += 1;
-                format!("none of its {} zones confirmed", m.own_zones)
+                format!("none of its {} plans confirmed", m.own_plans)
             }
             Some((mv, score)) => {
                 let within = m.top_plan_within(MARGIN);
@@ -107,7 +107,7 @@ pub fn measure(
         return Err(format!("{}: no game reaches move 15", pgn.display()));
     }
     say!(
-        "{measured} positions: top confirmed plan within {MARGIN} cp of the best move at depth {referee_depth} in {good} ({:.0}%), no confirmed plan in {no_plan} (no zone of its own in {no_zone}); {losing} of {claims} claimed wins lose material; {:.0} s",
+        "{measured} positions: top confirmed plan within {MARGIN} cp of the best move at depth {referee_depth} in {good} ({:.0}%), no confirmed plan in {no_plan} (no plan of its own in {no_own}); {losing} of {claims} claimed wins lose material; {:.0} s",
         100.0 * good as f64 / measured as f64,
         start.elapsed().as_secs_f64()
     );

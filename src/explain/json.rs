@@ -3,16 +3,19 @@
 //!
 //! Design note: one object per position — the FEN, the side to move, the check depth — and the
 //! plans best first: confirmed plans by their searched score, then those not checked, then the
-//! refuted ones; zone order breaks ties. Every field a person reads in `tropa plan` is here too,
-//! as data: squares as "e4", moves in UCI and SAN, scores in centipawns from the plan side's view
-//! (or `mate`: moves to mate, negative when mated).
+//! refuted ones; zone order breaks ties. A plan is a zone's attack, or a support, counter or
+//! escape of the side to move (`kind`); `trajectory` is the plan's own, `attack` the one it
+//! serves or meets. Every field a person reads in `tropa plan` is here too, as data: squares as
+//! "e4", moves in UCI and SAN, scores in centipawns from the plan side's view (or `mate`: moves
+//! to mate, negative when mated).
 
 use super::{check_plans, ranked, CheckLimits, PlanCheck, PlanStatus};
 use crate::pioneer::attack::Goal;
-use crate::pioneer::plan::{counter_text, headline, support_text};
+use crate::pioneer::moves::StepRole;
+use crate::pioneer::plan::{counter_text, step_headline, support_text};
 use crate::pioneer::zone::Analysis;
 use crate::rules::notation::{line_to_san, move_to_san, move_to_uci};
-use crate::rules::{side_name, write_fen, Board, Color};
+use crate::rules::{side_name, write_fen, Board, Color, Piece, Square};
 use crate::search::Score;
 use serde_json::{json, Value};
 
@@ -24,9 +27,35 @@ fn score_json(score: i32) -> Value {
     }
 }
 
+/// The moving piece, its trajectory and its forecast duration for a plan of `role`.
+fn trajectory(analysis: &Analysis, check: &PlanCheck) -> (Piece, Vec<Square>, u8) {
+    match check.role {
+        StepRole::Attack { zone } => {
+            let a = &analysis.zones[zone].attack;
+            (a.piece, a.route.squares.clone(), a.forecast())
+        }
+        StepRole::Support { zone, support } => {
+            let s = &analysis.zones[zone].supports[support];
+            (s.piece, s.route.squares.clone(), s.route.forecast())
+        }
+        StepRole::Counter { zone, counter } => {
+            let c = &analysis.zones[zone].counters[counter];
+            (c.piece, c.route.squares.clone(), c.needs())
+        }
+        StepRole::Escape { rejected, to } => {
+            let target = analysis.rejected[rejected].goal.square();
+            let piece = check.position.piece_on(target).unwrap_or(Piece::Pawn);
+            (piece, vec![target, to], 1)
+        }
+    }
+}
+
 fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
-    let zone = &analysis.zones[check.zone];
-    let attack = &zone.attack;
+    let zone = check.zone().map(|i| &analysis.zones[i]);
+    let attack = match check.role {
+        StepRole::Escape { rejected, .. } => &analysis.rejected[rejected],
+        _ => &zone.expect("a plan other than an escape has a zone").attack,
+    };
     let goal = match attack.goal {
         Goal::Capture { target, piece } => {
             json!({ "kind": "capture", "square": target.to_string(), "piece": format!("{piece:?}").to_lowercase() })
@@ -34,15 +63,22 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
         Goal::Promote { square } => json!({ "kind": "promotion", "square": square.to_string() }),
     };
     let counters: Vec<Value> = zone
-        .counters
         .iter()
+        .flat_map(|z| z.counters.iter())
         .map(|c| json!({ "text": counter_text(c), "in_time": c.in_time() }))
         .collect();
     let supports: Vec<Value> = zone
-        .supports
         .iter()
-        .map(|s| json!({ "text": support_text(zone, s), "in_time": s.in_time }))
+        .flat_map(|z| z.supports.iter().map(move |s| (z, s)))
+        .map(|(z, s)| json!({ "text": support_text(z, s), "in_time": s.in_time }))
         .collect();
+    let kind = match check.role {
+        StepRole::Attack { .. } => "attack",
+        StepRole::Support { .. } => "support",
+        StepRole::Counter { .. } => "counter",
+        StepRole::Escape { .. } => "escape",
+    };
+    let (piece, squares, duration) = trajectory(analysis, check);
     let first_move = check.first_move.map(|mv| {
         json!({ "uci": move_to_uci(&check.position, mv, false), "san": move_to_san(&check.position, mv) })
     });
@@ -59,14 +95,16 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
         PlanStatus::NotPlayable => "not_playable",
     };
     json!({
-        "zone": check.zone + 1,
+        "kind": kind,
+        "zone": check.zone().map(|i| i + 1),
         "side": side_name(check.side).to_lowercase(),
-        "text": headline(analysis, board, check.zone),
+        "text": step_headline(analysis, board, check.role),
+        "attack": attack.notation(),
         "goal": goal,
-        "piece": format!("{:?}", attack.piece).to_lowercase(),
-        "trajectory": attack.route.squares.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-        "duration": attack.route.forecast(),
-        "verdict": format!("{:?}", zone.verdict).to_lowercase(),
+        "piece": format!("{piece:?}").to_lowercase(),
+        "trajectory": squares.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        "duration": duration,
+        "verdict": zone.map_or("rejected".to_string(), |z| format!("{:?}", z.verdict).to_lowercase()),
         "counters": counters,
         "supports": supports,
         "after_pass": check.side != board.side_to_move(),
@@ -131,6 +169,9 @@ mod tests {
         assert_eq!(last["line"]["uci"][0], "e2a6");
         assert_eq!(last["trajectory"], json!(["e2", "a6"]));
         assert_eq!(last["goal"]["kind"], "capture");
+        assert_eq!(last["kind"], "attack");
+        assert_eq!(last["attack"], "B e2×a6");
+
         assert!(last["score"]["cp"].as_i64().unwrap() < -100);
         assert_eq!(back["side_to_move"], "white");
         let ranks: Vec<&str> = plans
@@ -144,5 +185,33 @@ mod tests {
             _ => 2,
         });
         assert_eq!(ranks, sorted, "best first");
+    }
+
+    #[test]
+    fn counters_carry_their_own_trajectory() {
+        // Black to move meets White's attacks on f6 with R e8–e6: a plan of kind "counter".
+        let board = parse_fen(
+            "4r1k1/3b1p1p/p4npB/4p2p/2P5/3BR2P/PP3PP1/6K1 b - - 0 1",
+            false,
+        )
+        .unwrap();
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let value = plans_json(&board, &analysis, None, CheckLimits::default());
+        let plans = value["plans"].as_array().unwrap();
+        let counters: Vec<&Value> = plans.iter().filter(|p| p["kind"] == "counter").collect();
+        assert!(!counters.is_empty());
+        for p in &counters {
+            assert_eq!(p["side"], "black", "{p}");
+            assert_eq!(p["after_pass"], false, "{p}");
+            assert!(p["zone"].as_u64().is_some(), "{p}");
+            assert!(p["attack"].as_str().unwrap().starts_with(['B', 'R']), "{p}");
+        }
+        let re6 = counters
+            .iter()
+            .find(|p| p["first_move"]["san"] == "Re6")
+            .expect("R e8–e6 defends f6");
+        assert_eq!(re6["trajectory"], json!(["e8", "e6"]));
+        assert_eq!(re6["piece"], "rook");
+        assert_eq!(re6["duration"], 1);
     }
 }

@@ -1,6 +1,6 @@
 //! How good PIONEER's plans are as moves: the first move of the best confirmed plan of the side
-//! to move, and the first move of every zone PIONEER calls a win, against the best move of a
-//! deeper search.
+//! to move (an attack, support, counter or escape), and the first move of every zone PIONEER
+//! calls a win, against the best move of a deeper search.
 //!
 //! Design note: the plans are checked as `tropa plan` checks them (`check_plans` at its usual
 //! depth); the referee is a separate, deeper search with a fresh table, so that the figure says
@@ -9,6 +9,7 @@
 //! not moves of this position.
 
 use super::{check_plans, ranked, run, CheckLimits, PlanStatus};
+use crate::pioneer::moves::StepRole;
 use crate::pioneer::zone::{Analysis, ZoneVerdict};
 use crate::rules::{Board, Move};
 use crate::search::Engine;
@@ -24,8 +25,9 @@ pub struct PositionMeasure {
     /// The first move of each zone of the side to move that PIONEER calls a win (verdict
     /// `Wins`) and the referee's score of it.
     pub win_claims: Vec<(Move, i32)>,
-    /// Zones of the side to move (whether confirmed or not).
-    pub own_zones: usize,
+    /// Plans of the side to move checked by the search (its zones' attacks, its supports,
+    /// counters and escapes), whether confirmed or not.
+    pub own_plans: usize,
 }
 
 impl PositionMeasure {
@@ -63,7 +65,8 @@ pub fn measure_position(
         .and_then(|c| c.first_move);
     let claims: Vec<Move> = checks
         .iter()
-        .filter(|c| c.side == us && analysis.zones[c.zone].verdict == ZoneVerdict::Wins)
+        .filter(|c| c.side == us)
+        .filter(|c| matches!(c.role, StepRole::Attack { zone } if analysis.zones[zone].verdict == ZoneVerdict::Wins))
         .filter_map(|c| c.first_move)
         .collect();
     let mut engine = Engine::new(64, 1);
@@ -85,7 +88,7 @@ pub fn measure_position(
         best: root.best.map(|mv| (mv, root.score)),
         top_plan,
         win_claims,
-        own_zones: analysis.zones.iter().filter(|z| z.side() == us).count(),
+        own_plans: checks.iter().filter(|c| c.side == us).count(),
     }
 }
 
@@ -117,6 +120,6 @@ mod tests {
         );
         assert!(m.top_plan.is_some_and(|(mv, _)| mv != bxa6), "{m:?}");
         assert!(m.best.is_some());
-        assert!(m.own_zones >= 2, "{m:?}");
+        assert!(m.own_plans >= 2, "{m:?}");
     }
 }

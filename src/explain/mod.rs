@@ -18,7 +18,8 @@ pub mod measure;
 
 use crate::pioneer::attack::TrajectoryLimits;
 use crate::pioneer::fork::forks;
-use crate::pioneer::plan::{fork_text, headline, report_with};
+use crate::pioneer::moves::{planned_steps, StepRole};
+use crate::pioneer::plan::{fork_text, report_with, step_headline};
 use crate::pioneer::zone::{Analysis, Zone};
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::side_name;
@@ -31,6 +32,12 @@ pub const CONFIRM_MARGIN: i32 = 100;
 /// A first move that keeps at least this score confirms its plan even further below the best:
 /// it wins too, only less quickly.
 pub const DECISIVE: i32 = 300;
+/// The longest support, counter or escape trajectory (in moves) whose first step is checked as
+/// a plan of the side to move.
+pub const PLAN_MOVES_LEFT: u8 = 3;
+/// At most this many distinct first moves of supports, counters and escapes are checked, so that
+/// a crowded middlegame stays within the time of a move.
+pub const MAX_OTHER_MOVES: usize = 16;
 
 /// How deep and how wide each check searches.
 #[derive(Clone, Copy, Debug)]
@@ -62,18 +69,18 @@ pub enum PlanStatus {
     NotPlayable,
 }
 
-/// A zone's first move and what the search made of it.
+/// A plan's first move and what the search made of it.
 #[derive(Clone, Debug)]
 pub struct PlanCheck {
-    /// Index of the zone in the analysis.
-    pub zone: usize,
+    /// The trajectory the move begins, and its zone.
+    pub role: StepRole,
     /// The side whose plan it is.
     pub side: Color,
     /// The verdict.
     pub status: PlanStatus,
     /// The position the first move is played in (the root, or the root after a pass).
     pub position: Board,
-    /// The zone's first move (when playable).
+    /// The plan's first move (when playable).
     pub first_move: Option<Move>,
     /// Its score in centipawns from the plan side's view (mate scores as the search gives them).
     pub score: i32,
@@ -81,6 +88,13 @@ pub struct PlanCheck {
     pub line: Vec<Move>,
     /// The best move in the same position at the same depth, and its score.
     pub best: Option<(Move, i32)>,
+}
+
+impl PlanCheck {
+    /// The zone of the plan (`None` for an escape).
+    pub fn zone(&self) -> Option<usize> {
+        self.role.zone()
+    }
 }
 
 /// The first step of a zone's attack trajectory, as a legal move in `board` (a pawn reaching
@@ -100,16 +114,69 @@ pub fn first_move(board: &Board, zone: &Zone) -> Option<Move> {
     board.is_legal(mv).then_some(mv)
 }
 
-/// Checks the first move of every zone of `analysis` (of `board`) with the search.
+/// The searches of one check: the best move of each position searched, and each first move's
+/// result, so that a move serving several plans is searched once.
+struct Searches {
+    engine: Engine,
+    limits: CheckLimits,
+    best: [Option<Option<(Move, i32)>>; 2],
+    moves: Vec<(Color, Move, i32, Vec<Move>)>,
+}
+
+impl Searches {
+    /// The verdict on `mv`, the first move of a plan of `side` played in `position`.
+    fn check(&mut self, role: StepRole, side: Color, position: &Board, mv: Move) -> PlanCheck {
+        let (engine, limits) = (&mut self.engine, self.limits);
+        let best = *self.best[side as usize].get_or_insert_with(|| {
+            let result = run(engine, position, limits, None);
+            result.best.map(|mv| (mv, result.score))
+        });
+        let known = self.moves.iter().find(|m| m.0 == side && m.1 == mv);
+        let (score, line) = match known {
+            Some((_, _, score, line)) => (*score, line.clone()),
+            None => {
+                let result = run(&mut self.engine, position, limits, Some(mv));
+                self.moves.push((side, mv, result.score, result.pv.clone()));
+                (result.score, result.pv)
+            }
+        };
+        let status = match best {
+            Some((_, best_score)) if score < best_score - CONFIRM_MARGIN && score < DECISIVE => {
+                PlanStatus::Refuted
+            }
+            _ => PlanStatus::Confirmed,
+        };
+        PlanCheck {
+            role,
+            side,
+            status,
+            position: position.clone(),
+            first_move: Some(mv),
+            score,
+            line,
+            best,
+        }
+    }
+}
+
+/// Checks with the search the first move of every zone of `analysis` (of `board`), then the
+/// other plans of the side to move: the first steps of its supports, of its counters against
+/// the opponent's zones and of its attacked pieces' escapes (`planned_steps`, at most
+/// `PLAN_MOVES_LEFT` moves long, at most `MAX_OTHER_MOVES` distinct moves).
 pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> Vec<PlanCheck> {
-    let mut engine = Engine::new(16, 1);
-    engine.clear();
+    let mut searches = Searches {
+        engine: Engine::new(16, 1),
+        limits,
+        best: [None, None],
+        moves: Vec::new(),
+    };
+    searches.engine.clear();
     let us = board.side_to_move();
     let passed = board.null_move();
-    let mut best_in: [Option<Option<(Move, i32)>>; 2] = [None, None];
     let mut out = Vec::new();
     for (index, zone) in analysis.zones.iter().enumerate() {
         let side = zone.side();
+        let role = StepRole::Attack { zone: index };
         let position = if side == us {
             Some(board.clone())
         } else {
@@ -118,9 +185,10 @@ pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> V
         let playable = position
             .as_ref()
             .and_then(|p| first_move(p, zone).map(|mv| (p, mv)));
-        let Some((position, mv)) = playable else {
-            out.push(PlanCheck {
-                zone: index,
+        match playable {
+            Some((position, mv)) => out.push(searches.check(role, side, position, mv)),
+            None => out.push(PlanCheck {
+                role,
                 side,
                 status: PlanStatus::NotPlayable,
                 position: position.unwrap_or_else(|| board.clone()),
@@ -128,31 +196,29 @@ pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> V
                 score: 0,
                 line: Vec::new(),
                 best: None,
-            });
-            continue;
-        };
-        let best = *best_in[side as usize].get_or_insert_with(|| {
-            let result = run(&mut engine, position, limits, None);
-            result.best.map(|mv| (mv, result.score))
-        });
-        let result = run(&mut engine, position, limits, Some(mv));
-        let (score, line) = (result.score, result.pv);
-        let status = match best {
-            Some((_, best_score)) if score < best_score - CONFIRM_MARGIN && score < DECISIVE => {
-                PlanStatus::Refuted
+            }),
+        }
+    }
+    let mut others: Vec<Move> = Vec::new();
+    for step in planned_steps(board, analysis, PLAN_MOVES_LEFT) {
+        let far = match step.role {
+            StepRole::Attack { .. } => continue,
+            // An attack that needs longer than the plans looked at needs no escape yet.
+            StepRole::Escape { rejected, .. } => {
+                analysis.rejected[rejected].forecast() > PLAN_MOVES_LEFT
             }
-            _ => PlanStatus::Confirmed,
+            _ => false,
         };
-        out.push(PlanCheck {
-            zone: index,
-            side,
-            status,
-            position: position.clone(),
-            first_move: Some(mv),
-            score,
-            line,
-            best,
-        });
+        if far {
+            continue;
+        }
+        if !others.contains(&step.mv) {
+            if others.len() == MAX_OTHER_MOVES {
+                continue;
+            }
+            others.push(step.mv);
+        }
+        out.push(searches.check(step.role, us, board, step.mv));
     }
     out
 }
@@ -209,15 +275,27 @@ pub fn check_text(check: &PlanCheck, depth: i32) -> String {
 }
 
 /// The checks best first: confirmed plans by their searched score, then those not checked,
-/// then the refuted ones; PIONEER's zone order breaks ties.
+/// then the refuted ones; the order of `check_plans` (zones in PIONEER's order, then the other
+/// plans of the side to move) breaks ties.
 pub fn ranked(checks: &[PlanCheck]) -> Vec<&PlanCheck> {
     let mut ranked: Vec<&PlanCheck> = checks.iter().collect();
     ranked.sort_by_key(|c| match c.status {
-        PlanStatus::Confirmed => (0, -c.score, c.zone),
-        PlanStatus::NotPlayable => (1, 0, c.zone),
-        PlanStatus::Refuted => (2, 0, c.zone),
+        PlanStatus::Confirmed => (0, -c.score),
+        PlanStatus::NotPlayable => (1, 0),
+        PlanStatus::Refuted => (2, 0),
     });
     ranked
+}
+
+/// The zones of `checks` in the order of their best check (`ranked`), each once.
+pub fn zone_order(checks: &[PlanCheck]) -> Vec<usize> {
+    let mut order: Vec<usize> = Vec::new();
+    for zone in ranked(checks).into_iter().filter_map(PlanCheck::zone) {
+        if !order.contains(&zone) {
+            order.push(zone);
+        }
+    }
+    order
 }
 
 /// One line per plan, best first as `ranked` orders them, each with what the search made of its
@@ -231,7 +309,7 @@ pub fn checked_plan_lines(board: &Board, limits: CheckLimits, max: usize) -> Vec
         .map(|c| {
             format!(
                 "{}; {}",
-                headline(&analysis, board, c.zone),
+                step_headline(&analysis, board, c.role),
                 check_text(c, limits.depth)
             )
         })
@@ -254,25 +332,50 @@ pub fn checked_report(
     checks: &[PlanCheck],
     depth: i32,
 ) -> Vec<String> {
+    // Under a zone: its attack's check, then each other plan that serves or meets it (a
+    // trajectory with several first steps once, with the check of every step).
     let notes = |zone: usize| -> Vec<String> {
-        checks
-            .iter()
-            .filter(|c| c.zone == zone)
-            .map(|c| check_text(c, depth))
-            .collect()
+        let zone_checks: Vec<&PlanCheck> = ranked(checks)
+            .into_iter()
+            .filter(|c| c.zone() == Some(zone))
+            .collect();
+        let mut roles: Vec<StepRole> = Vec::new();
+        for c in &zone_checks {
+            if !roles.contains(&c.role) {
+                roles.push(c.role);
+            }
+        }
+        roles.sort_by_key(|role| !matches!(role, StepRole::Attack { .. }));
+        let mut lines = Vec::new();
+        for role in roles {
+            if !matches!(role, StepRole::Attack { .. }) {
+                lines.push(format!("plan:    {}", step_headline(analysis, board, role)));
+            }
+            for c in zone_checks.iter().filter(|c| c.role == role) {
+                lines.push(check_text(c, depth));
+            }
+        }
+        lines
     };
-    let ranked = ranked(checks);
-    let (kept, refuted): (Vec<&PlanCheck>, Vec<&PlanCheck>) = ranked
-        .into_iter()
-        .partition(|c| c.status != PlanStatus::Refuted);
-    let sections = [
-        (None, kept.iter().map(|c| c.zone).collect()),
-        (
-            Some("Refuted by the search:"),
-            refuted.iter().map(|c| c.zone).collect(),
-        ),
-    ];
+    let (kept, refuted): (Vec<usize>, Vec<usize>) =
+        zone_order(checks).into_iter().partition(|&zone| {
+            checks
+                .iter()
+                .any(|c| c.zone() == Some(zone) && c.status != PlanStatus::Refuted)
+        });
+    let sections = [(None, kept), (Some("Refuted by the search:"), refuted)];
     let mut out = report_with(board, analysis, side, &sections, &notes);
+    let escapes: Vec<&PlanCheck> = ranked(checks)
+        .into_iter()
+        .filter(|c| c.zone().is_none() && side.is_none_or(|s| s == c.side))
+        .collect();
+    if !escapes.is_empty() {
+        out.push("Escapes of attacked pieces:".to_string());
+        for c in escapes {
+            out.push(format!("    {}", step_headline(analysis, board, c.role)));
+            out.push(format!("      {}", check_text(c, depth)));
+        }
+    }
     let (confirmed, refuted) = checks
         .iter()
         .filter(|c| side.is_none_or(|s| s == c.side))
@@ -362,6 +465,58 @@ mod tests {
             .expect("the rook's zone");
         assert!(take.score >= DECISIVE, "{take:?}");
         assert_eq!(take.status, PlanStatus::Confirmed);
+    }
+
+    #[test]
+    fn the_defender_checks_its_counters_as_plans() {
+        // Diagram 52 with Black to move: White's B h6–g5×f6 and R e3–f3×f6 are both met in
+        // time by R e8–e6 (K g8–g7 is a counter too, but the bishop covers g7 now); the counters'
+        // first steps are Black's plans, searched in the root itself.
+        let (board, checks) = checks("4r1k1/3b1p1p/p4npB/4p2p/2P5/3BR2P/PP3PP1/6K1 b - - 0 1");
+        let counters: Vec<&PlanCheck> = checks
+            .iter()
+            .filter(|c| matches!(c.role, StepRole::Counter { .. }))
+            .collect();
+        assert!(!counters.is_empty());
+        for c in &counters {
+            assert_eq!(c.side, Color::Black);
+            assert_eq!(c.position, board);
+            assert!(c.zone().is_some());
+            assert_ne!(c.status, PlanStatus::NotPlayable);
+            assert_eq!(c.line.first(), c.first_move.as_ref());
+        }
+        let moves: Vec<Move> = counters.iter().filter_map(|c| c.first_move).collect();
+        assert!(moves.contains(&move_from(&board, "e8e6")), "{moves:?}");
+        // Each distinct move is searched once: the same move serving two zones scores alike.
+        let re6: Vec<i32> = counters
+            .iter()
+            .filter(|c| c.first_move == Some(move_from(&board, "e8e6")))
+            .map(|c| c.score)
+            .collect();
+        assert!(
+            re6.len() >= 2 && re6.iter().all(|&s| s == re6[0]),
+            "{re6:?}"
+        );
+    }
+
+    #[test]
+    fn a_clearing_support_is_a_plan_of_its_own() {
+        // Diagram 51: B b1–c2 clears the rook's way to a1; its step is checked as White's plan.
+        let (board, checks) = checks(crate::pioneer::examples::DIAGRAM_51);
+        let support = checks
+            .iter()
+            .find(|c| {
+                matches!(c.role, StepRole::Support { .. })
+                    && c.first_move == Some(move_from(&board, "b1c2"))
+            })
+            .expect("the clearing move is checked");
+        assert_eq!(support.side, Color::White);
+        assert_eq!(support.status, PlanStatus::Confirmed, "{support:?}");
+        let order = zone_order(&checks);
+        let mut unique = order.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(order.len(), unique.len());
     }
 
     fn move_from(board: &Board, uci: &str) -> Move {

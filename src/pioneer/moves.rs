@@ -30,24 +30,87 @@ pub struct ZoneMove {
     pub zones: u32,
 }
 
-/// What a trajectory is to its zone, for ordering: the main attack's own step first (seed: "if
-/// the nearest square of the trajectory is not controlled, it is natural to try the move to it
-/// at once"), then counters, then supports.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Part {
-    Support = 0,
-    Counter = 1,
-    Attack = 2,
+/// What a zone move is to the plans of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepRole {
+    /// The first step of the attack trajectory of zone `zone`.
+    Attack {
+        /// Index of the zone in the analysis.
+        zone: usize,
+    },
+    /// The first step of support trajectory `support` of the side's own zone `zone`.
+    Support {
+        /// Index of the zone in the analysis.
+        zone: usize,
+        /// Index of the support in the zone.
+        support: usize,
+    },
+    /// The first step of counter-trajectory `counter` against the opponent's zone `zone`.
+    Counter {
+        /// Index of the zone in the analysis.
+        zone: usize,
+        /// Index of the counter in the zone.
+        counter: usize,
+    },
+    /// A step of the target of the rejected attack `rejected` to the safe square `to`.
+    Escape {
+        /// Index of the attack in the analysis's rejected list.
+        rejected: usize,
+        /// The safe square.
+        to: Square,
+    },
+}
+
+impl StepRole {
+    /// The zone the step serves (`None` for an escape, which serves a rejected attack).
+    pub fn zone(&self) -> Option<usize> {
+        match *self {
+            StepRole::Attack { zone }
+            | StepRole::Support { zone, .. }
+            | StepRole::Counter { zone, .. } => Some(zone),
+            StepRole::Escape { .. } => None,
+        }
+    }
+
+    /// Rank for ordering: the main attack's own step first (seed: "if the nearest square of
+    /// the trajectory is not controlled, it is natural to try the move to it at once"), then
+    /// counters and escapes, then supports.
+    fn rank(&self) -> i32 {
+        match self {
+            StepRole::Support { .. } => 0,
+            StepRole::Counter { .. } | StepRole::Escape { .. } => 1,
+            StepRole::Attack { .. } => 2,
+        }
+    }
+
+    /// A key telling the zones (and rejected attacks) served apart.
+    fn served(&self, zones: usize) -> usize {
+        match *self {
+            StepRole::Escape { rejected, .. } => zones + rejected,
+            other => other.zone().unwrap_or_default(),
+        }
+    }
+}
+
+/// A legal first step of a trajectory of the side to move, with what it serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlannedStep {
+    /// The move.
+    pub mv: Move,
+    /// The trajectory it begins.
+    pub role: StepRole,
+    /// The trajectory's forecast duration in moves.
+    pub length: u8,
 }
 
 struct Collector<'a> {
     board: &'a Board,
     legal: Vec<Move>,
-    out: Vec<(Move, usize, u8, Part)>,
+    out: Vec<PlannedStep>,
 }
 
 impl Collector<'_> {
-    fn add(&mut self, from: Square, to: BitBoard, zone: usize, length: u8, part: Part) {
+    fn add(&mut self, from: Square, to: BitBoard, role: StepRole, length: u8) {
         for t in to {
             let promotion = (self.board.piece_on(from) == Some(Piece::Pawn)
                 && t.rank() == Rank::Eighth.relative_to(self.board.side_to_move()))
@@ -58,19 +121,79 @@ impl Collector<'_> {
                 promotion,
             };
             if self.legal.contains(&mv) {
-                self.out.push((mv, zone, length, part));
+                self.out.push(PlannedStep { mv, role, length });
             }
         }
     }
 }
 
+/// Every legal first step of the live trajectories of the side to move that can be completed
+/// within `moves_left` own moves, once per trajectory, in the order of the zones: attacks and
+/// supports of its own zones, counters against the opponent's, escapes of its attacked pieces.
+/// Empty in check (the zones do not say how to answer a check).
+pub fn planned_steps(board: &Board, analysis: &Analysis, moves_left: u8) -> Vec<PlannedStep> {
+    let us = board.side_to_move();
+    if !board.checkers().is_empty() {
+        return Vec::new();
+    }
+    let mut c = Collector {
+        board,
+        legal: legal_moves(board),
+        out: Vec::new(),
+    };
+    for (zone, z) in analysis.zones.iter().enumerate() {
+        if z.side() == us {
+            let a = &z.attack;
+            if a.forecast() > moves_left {
+                continue;
+            }
+            if z.verdict != super::zone::ZoneVerdict::Postponed {
+                let role = StepRole::Attack { zone };
+                c.add(a.root(), a.route.first_steps, role, a.forecast());
+            }
+            for (support, s) in z.supports.iter().enumerate() {
+                if s.route.forecast() <= moves_left {
+                    let role = StepRole::Support { zone, support };
+                    c.add(
+                        s.route.start(),
+                        s.route.first_steps,
+                        role,
+                        s.route.forecast(),
+                    );
+                }
+            }
+        } else {
+            for (counter, k) in z.counters.iter().enumerate() {
+                if k.in_time() && k.needs() <= moves_left && !k.route.is_empty() {
+                    let role = StepRole::Counter { zone, counter };
+                    c.add(k.square(), k.route.first_steps, role, k.needs());
+                }
+            }
+        }
+    }
+    // Escapes of our pieces from attacks rejected only because the target would run.
+    for (rejected, a) in analysis.rejected.iter().enumerate() {
+        if a.side != us && a.only_escapes() {
+            if let (
+                Goal::Capture { target, .. },
+                Some(super::reject::Rejection::TargetEscapes { squares }),
+            ) = (a.goal, a.rejections.first())
+            {
+                for to in *squares {
+                    c.add(target, to.bitboard(), StepRole::Escape { rejected, to }, 1);
+                }
+            }
+        }
+    }
+    c.out
+}
+
 /// The zone moves of the side to move with at most `moves_left` own moves before the horizon,
 /// best first. In check, every evasion is a zone move.
 pub fn zone_moves(board: &Board, analysis: &Analysis, moves_left: u8) -> Vec<ZoneMove> {
-    let legal = legal_moves(board);
     let us = board.side_to_move();
     if !board.checkers().is_empty() {
-        return legal
+        return legal_moves(board)
             .into_iter()
             .map(|mv| ZoneMove {
                 mv,
@@ -79,58 +202,7 @@ pub fn zone_moves(board: &Board, analysis: &Analysis, moves_left: u8) -> Vec<Zon
             })
             .collect();
     }
-    let mut c = Collector {
-        board,
-        legal,
-        out: Vec::new(),
-    };
-    for (i, zone) in analysis.zones.iter().enumerate() {
-        if zone.side() == us {
-            let a = &zone.attack;
-            if a.forecast() > moves_left {
-                continue;
-            }
-            if zone.verdict != super::zone::ZoneVerdict::Postponed {
-                c.add(a.root(), a.route.first_steps, i, a.forecast(), Part::Attack);
-            }
-            for s in &zone.supports {
-                if s.route.forecast() <= moves_left {
-                    c.add(
-                        s.route.start(),
-                        s.route.first_steps,
-                        i,
-                        s.route.forecast(),
-                        Part::Support,
-                    );
-                }
-            }
-        } else {
-            for counter in zone.timely_counters() {
-                if counter.needs() <= moves_left && !counter.route.is_empty() {
-                    c.add(
-                        counter.square(),
-                        counter.route.first_steps,
-                        i,
-                        counter.needs(),
-                        Part::Counter,
-                    );
-                }
-            }
-        }
-    }
-    // Escapes of our pieces from attacks rejected only because the target would run.
-    let base = analysis.zones.len();
-    for (k, a) in analysis.rejected.iter().enumerate() {
-        if a.side != us && a.only_escapes() {
-            if let (
-                Goal::Capture { target, .. },
-                Some(super::reject::Rejection::TargetEscapes { squares }),
-            ) = (a.goal, a.rejections.first())
-            {
-                c.add(target, *squares, base + k, 1, Part::Counter);
-            }
-        }
-    }
+    let steps = planned_steps(board, analysis, moves_left);
     // The first steps along the common part of fork trajectories of our pieces.
     let fork_steps: Vec<(Square, Square)> = forks(board, analysis, 2)
         .iter()
@@ -138,20 +210,24 @@ pub fn zone_moves(board: &Board, analysis: &Analysis, moves_left: u8) -> Vec<Zon
         .map(|f| (f.square, f.common[0]))
         .collect();
     let mut moves: Vec<ZoneMove> = Vec::new();
-    for &(mv, _, _, _) in &c.out {
+    for step in &steps {
+        let mv = step.mv;
         if moves.iter().any(|m| m.mv == mv) {
             continue;
         }
-        let entries: Vec<_> = c.out.iter().filter(|e| e.0 == mv).collect();
-        let mut zones: Vec<usize> = entries.iter().map(|e| e.1).collect();
+        let entries: Vec<&PlannedStep> = steps.iter().filter(|e| e.mv == mv).collect();
+        let mut zones: Vec<usize> = entries
+            .iter()
+            .map(|e| e.role.served(analysis.zones.len()))
+            .collect();
         zones.sort_unstable();
         zones.dedup();
-        let shortest = entries.iter().map(|e| e.2).min().unwrap_or(0);
-        let part = entries.iter().map(|e| e.3).max().unwrap_or(Part::Support);
+        let shortest = entries.iter().map(|e| e.length).min().unwrap_or(0);
+        let rank = entries.iter().map(|e| e.role.rank()).max().unwrap_or(0);
         let fork = fork_steps.contains(&(mv.from, mv.to));
         let score = order_material(board, mv) * 1000
             + i32::from(fork) * 400
-            + part as i32 * 100
+            + rank * 100
             + zones.len() as i32 * 10
             - shortest as i32;
         moves.push(ZoneMove {
@@ -182,7 +258,7 @@ mod tests {
     use super::*;
     use crate::pioneer::attack::TrajectoryLimits;
     use crate::pioneer::examples::{DIAGRAM_51, RETI};
-    use crate::rules::parse_fen;
+    use crate::rules::{parse_fen, Color};
 
     fn moves(fen: &str, left: u8) -> Vec<String> {
         let board = parse_fen(fen, false).unwrap();
@@ -222,6 +298,40 @@ mod tests {
         assert!(list.contains(&"Bc2".to_string()), "{list:?}");
         // Only trajectories that fit in the moves left: no move at all without one.
         assert!(moves(DIAGRAM_51, 0).is_empty());
+    }
+
+    #[test]
+    fn planned_steps_say_what_each_move_serves() {
+        let board = parse_fen(DIAGRAM_51, false).unwrap();
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let steps = planned_steps(&board, &analysis, 3);
+        let rook_zone = analysis
+            .zones
+            .iter()
+            .position(|z| z.attack.notation() == "R e1–a1×a7")
+            .expect("the rook's zone");
+        let bc2 = steps
+            .iter()
+            .find(|s| s.mv.from == Square::B1 && s.mv.to == Square::C2)
+            .expect("the clearing move");
+        assert!(
+            matches!(bc2.role, StepRole::Support { zone, .. } if zone == rook_zone),
+            "{bc2:?}"
+        );
+        assert!(steps
+            .iter()
+            .filter(|s| matches!(s.role, StepRole::Counter { .. }))
+            .all(|s| analysis.zones[s.role.zone().unwrap()].side() == Color::Black));
+        // Every zone move is a planned step, and nothing else is.
+        let mut zone: Vec<Move> = zone_moves(&board, &analysis, 3)
+            .iter()
+            .map(|m| m.mv)
+            .collect();
+        let mut planned: Vec<Move> = steps.iter().map(|s| s.mv).collect();
+        zone.sort_by_key(|m| (m.from as u8, m.to as u8));
+        planned.sort_by_key(|m| (m.from as u8, m.to as u8));
+        planned.dedup();
+        assert_eq!(zone, planned);
     }
 
     #[test]

@@ -13,6 +13,7 @@
 use super::attack::{route_notation, Goal, TrajectoryLimits};
 use super::counter::{Counter, CounterKind};
 use super::fork::{forks, Fork};
+use super::moves::StepRole;
 use super::reject::piece_letter;
 use super::support::{Support, SupportKind};
 use super::zone::{Analysis, Compensation, Zone, ZoneOutcome, ZoneVerdict};
@@ -185,6 +186,43 @@ pub fn headline(analysis: &Analysis, board: &Board, index: usize) -> String {
                 "{side}: {} aims at {aim}; {opp} defends in time{}",
                 a.notation(),
                 c.map_or(String::new(), |c| format!(" ({})", with_timing(c)))
+            )
+        }
+    }
+}
+
+/// What a planned step does, in one line: the zone's headline for an attack's first step; for
+/// a support, a counter or an escape, the trajectory with what it does and the attack it
+/// serves or meets: "Black: N c6–d8 defends the target against B e2×a6".
+pub fn step_headline(analysis: &Analysis, board: &Board, role: StepRole) -> String {
+    match role {
+        StepRole::Attack { zone } => headline(analysis, board, zone),
+        StepRole::Support { zone, support } => {
+            let z = &analysis.zones[zone];
+            format!(
+                "{}: {} for {}",
+                side_name(z.side()),
+                support_text(z, &z.supports[support]),
+                z.attack.notation()
+            )
+        }
+        StepRole::Counter { zone, counter } => {
+            let z = &analysis.zones[zone];
+            format!(
+                "{}: {} against {}",
+                side_name(!z.side()),
+                counter_text(&z.counters[counter]),
+                z.attack.notation()
+            )
+        }
+        StepRole::Escape { rejected, to } => {
+            let a = &analysis.rejected[rejected];
+            let target = a.goal.square();
+            let piece = board.piece_on(target).map_or('?', piece_letter);
+            format!(
+                "{}: {piece} {target}–{to} steps away from {}",
+                side_name(!a.side),
+                a.notation()
             )
         }
     }
