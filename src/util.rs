@@ -1,9 +1,15 @@
 //! Small helpers shared by the tools.
 //!
-//! Design note: files are written through `tempfile`: the data goes to a uniquely named file in
-//! the target's folder, which is flushed and then renamed over the target, so a crash leaves the
-//! old file or the new one, never a mixture. A writer killed in mid-write can leave its temporary
-//! behind (named `.tmp…`, never the target's name); it is never mistaken for the file itself.
+//! Design note: Tropa's binary files (the book, the nets) end with the FNV-1a 64 checksum of
+//! every byte before it, little-endian: `append_checksum` writes it and `checked_body` verifies
+//! it, so every format seals its image the same way. (The self-play data checksums each game's
+//! frame instead, ahead of the payload, so that a torn tail can be dropped; its frames call
+//! `fnv1a64` directly.)
+//!
+//! Files are written through `tempfile`: the data goes to a uniquely named file in the target's
+//! folder, which is flushed and then renamed over the target, so a crash leaves the old file or
+//! the new one, never a mixture. A writer killed in mid-write can leave its temporary behind
+//! (named `.tmp…`, never the target's name); it is never mistaken for the file itself.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -16,6 +22,22 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
         hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
     }
     hash
+}
+
+/// Bytes of the checksum that ends a file image (see the module note).
+pub const CHECKSUM_BYTES: usize = 8;
+
+/// Ends a file image with the checksum of every byte before it.
+pub fn append_checksum(image: &mut Vec<u8>) {
+    let sum = fnv1a64(image);
+    image.extend_from_slice(&sum.to_le_bytes());
+}
+
+/// The body of a file image (every byte before its checksum), or `None` when the image is too
+/// short to hold a checksum or the checksum does not match.
+pub fn checked_body(image: &[u8]) -> Option<&[u8]> {
+    let (body, sum) = image.split_at(image.len().checked_sub(CHECKSUM_BYTES)?);
+    (fnv1a64(body).to_le_bytes() == sum).then_some(body)
 }
 
 /// A small seeded generator (xorshift64*): self-play games, training order and tests must be
@@ -106,6 +128,25 @@ pub fn check_writable(path: &Path) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_checksum_seals_the_bytes_before_it() {
+        let mut image = b"TropaBk".to_vec();
+        append_checksum(&mut image);
+        assert_eq!(image.len(), 7 + CHECKSUM_BYTES);
+        assert_eq!(image[7..], fnv1a64(b"TropaBk").to_le_bytes());
+        assert_eq!(checked_body(&image), Some(&b"TropaBk"[..]));
+        for at in 0..image.len() {
+            let mut damaged = image.clone();
+            damaged[at] ^= 0x10;
+            assert_eq!(checked_body(&damaged), None, "byte {at}");
+        }
+        assert_eq!(checked_body(&image[1..]), None);
+        assert_eq!(checked_body(&[0; 7]), None);
+        let mut empty = Vec::new();
+        append_checksum(&mut empty);
+        assert_eq!(checked_body(&empty), Some(&[][..]));
+    }
 
     #[test]
     fn replaces_contents_and_leaves_no_temporary() {

@@ -5,7 +5,7 @@ Run by tests/uci_conformance.rs (`cargo test --release`) as
 
     python3 tests/uci_bad_input.py ENGINE
 
-It reuses the line-level client and the strict checks of tests/uci_conformance.py. Each entry of
+It uses the line-level client and the strict checks of tests/uci_client.py. Each entry of
 the tables below (malformed FENs, illegal or malformed moves in `position`, bad `setoption` and
 `go` arguments, garbage, over-long and non-UTF-8 lines) must get a clear `info string error: …`
 line, leave the previous state as it was, and the engine must still play a legal move after it.
@@ -14,8 +14,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import uci_conformance as u  # noqa: E402
-from uci_conformance import Raw, check, parse_bestmove, parse_info  # noqa: E402
+import uci_client as u  # noqa: E402
+from uci_client import Raw, check, parse_bestmove, parse_info  # noqa: E402
 
 import chess  # noqa: E402
 
@@ -231,9 +231,7 @@ def t_bad_input():
 def main():
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
-    u.SECTIONS = {"bad_input": [t_bad_input]}
-    sys.argv = [sys.argv[0], sys.argv[1], "bad_input"]
-    u.main()
+    u.run(sys.argv[1], [t_bad_input])
 
 
 if __name__ == "__main__":

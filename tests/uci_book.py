@@ -5,7 +5,7 @@ Run by tests/uci_conformance.rs (`cargo test --release`) as
 
     python3 tests/uci_book.py ENGINE
 
-It reuses the line-level client and the strict checks of tests/uci_conformance.py (every `info`
+It uses the line-level client and the strict checks of tests/uci_client.py (every `info`
 line parsed, every `bestmove` legal) and checks what the book adds to the protocol: a book move
 is answered at once with an `info string book` line when playing; analysis (`go infinite`, a
 bare `go`, `UCI_AnalyseMode`, `MultiPV` above 1) always searches; a fixed `BookSeed` repeats its
@@ -18,8 +18,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import uci_conformance as u  # noqa: E402
-from uci_conformance import Raw, check, parse_info  # noqa: E402
+import uci_client as u  # noqa: E402
+from uci_client import Raw, check, parse_bestmove, parse_info  # noqa: E402
 
 import chess  # noqa: E402
 import chess.engine  # noqa: E402
@@ -92,7 +92,7 @@ def t_book_analysis():
         check("string book" not in first, f"go {args or '(bare)'} answered from the book")
         e.send("stop")
         _, line, _ = e.until("bestmove", 5)
-        u.parse_bestmove(line, e.board)
+        parse_bestmove(line, e.board)
     # UCI_AnalyseMode and MultiPV > 1 are analysis.
     for on, off in (("setoption name UCI_AnalyseMode value true", "setoption name UCI_AnalyseMode value false"),
                     ("setoption name MultiPV value 2", "setoption name MultiPV value 1")):
@@ -222,9 +222,7 @@ def t_polyglot_book():
 def main():
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
-    u.SECTIONS = {"book": [t_book_play, t_book_analysis, t_book_files, t_polyglot_book]}
-    sys.argv = [sys.argv[0], sys.argv[1], "book"]
-    u.main()
+    u.run(sys.argv[1], [t_book_play, t_book_analysis, t_book_files, t_polyglot_book])
 
 
 if __name__ == "__main__":

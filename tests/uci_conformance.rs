@@ -1,5 +1,6 @@
-//! The UCI conformance and bad-input suites (tests/uci_conformance.py) and the book over UCI
-//! (tests/uci_book.py), run through python-chess as a real client against the release binary.
+//! The UCI suites in Python (tests/uci_conformance.py, uci_bad_input.py, uci_book.py,
+//! uci_console.py, uci_syzygy.py, on the client of tests/uci_client.py), run through
+//! python-chess as a real client against the release binary.
 //! They fail, not skip, when python3 or python-chess is missing: `.ci/run` installs
 //! python-chess.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""GUI information and console commands over UCI, driven by python-chess (issue 13).
+"""GUI information and console commands over UCI, driven by python-chess.
 
     python3 tests/uci_console.py ENGINE
 
@@ -10,11 +10,10 @@ python-chess). The client's strict parser checks every line.
 """
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import uci_conformance as u  # noqa: E402
-from uci_conformance import Raw, check, parse_info  # noqa: E402
+import uci_client as u  # noqa: E402
+from uci_client import Raw, check, parse_info  # noqa: E402
 
 import chess  # noqa: E402
 
@@ -176,9 +175,7 @@ def t_strength():
 def main():
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
-    u.SECTIONS = {"console": [t_show_wdl, t_currmove, t_console_commands, t_strength]}
-    sys.argv = [sys.argv[0], sys.argv[1], "console"]
-    u.main()
+    u.run(sys.argv[1], [t_show_wdl, t_currmove, t_console_commands, t_strength])
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Syzygy tablebases over UCI, driven by python-chess (issue 13). Needs the 3-4-piece tables in
+"""Syzygy tablebases over UCI, driven by python-chess. Needs the 3-4-piece tables in
 ../shared/data/syzygy beside the repository.
 
     python3 tests/uci_syzygy.py ENGINE [--defender COMMAND] [--movetime SECONDS]
@@ -17,8 +17,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import uci_conformance as u  # noqa: E402
-from uci_conformance import Raw, check, parse_bestmove, parse_info  # noqa: E402
+import uci_client as u  # noqa: E402
+from uci_client import Raw, check, parse_info  # noqa: E402
 
 import chess  # noqa: E402
 import chess.engine  # noqa: E402
@@ -107,9 +107,7 @@ def main():
     parser.add_argument("--movetime", type=float, default=0.02, help="seconds per move (default 0.02)")
     ARGS = parser.parse_args()
     check(os.path.isdir(TABLES), f"the Syzygy tables are not in {TABLES}")
-    u.SECTIONS = {"syzygy": [t_options_and_errors, t_wins_converted]}
-    sys.argv = [sys.argv[0], ARGS.engine, "syzygy"]
-    u.main()
+    u.run(ARGS.engine, [t_options_and_errors, t_wins_converted])
 
 
 if __name__ == "__main__":

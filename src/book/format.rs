@@ -25,6 +25,7 @@
 //! can be probed without further checks. Every failure is an error that names the file.
 
 use super::tree::{Book, KNOWN_FLAGS};
+use crate::util::{append_checksum, checked_body, CHECKSUM_BYTES};
 use std::fmt;
 use std::path::Path;
 
@@ -36,7 +37,6 @@ pub const VERSION: u16 = 1;
 pub const HEADER: usize = 24;
 /// Bytes of one node: its move code, son, brother and the evidence fields.
 pub const BYTES_PER_NODE: usize = 20;
-const CHECKSUM: usize = 8;
 
 /// Why a book could not be read or written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,16 +55,11 @@ impl fmt::Display for BookError {
 
 impl std::error::Error for BookError {}
 
-/// FNV-1a, 64 bits.
-pub fn checksum(bytes: &[u8]) -> u64 {
-    crate::util::fnv1a64(bytes)
-}
-
 impl Book {
     /// The file image of the book.
     pub fn to_bytes(&self) -> Vec<u8> {
         let n = self.len();
-        let mut out = Vec::with_capacity(HEADER + BYTES_PER_NODE * n + CHECKSUM);
+        let mut out = Vec::with_capacity(HEADER + BYTES_PER_NODE * n + CHECKSUM_BYTES);
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&self.plies.to_le_bytes());
@@ -77,8 +72,7 @@ impl Book {
         self.eval.iter().for_each(|v| out.extend(v.to_le_bytes()));
         self.games.iter().for_each(|v| out.extend(v.to_le_bytes()));
         self.points.iter().for_each(|v| out.extend(v.to_le_bytes()));
-        let sum = checksum(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
+        append_checksum(&mut out);
         out
     }
 
@@ -91,7 +85,7 @@ impl Book {
         if bytes.len() < 8 || bytes[..8] != MAGIC {
             return Err(fail("not a Tropa book (bad signature)".into()));
         }
-        if bytes.len() < HEADER + CHECKSUM {
+        if bytes.len() < HEADER + CHECKSUM_BYTES {
             return Err(fail(format!("truncated ({} bytes)", bytes.len())));
         }
         let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
@@ -113,7 +107,7 @@ impl Book {
         let n = u32_at(16) as usize;
         let expected = n
             .checked_mul(BYTES_PER_NODE)
-            .and_then(|b| b.checked_add(HEADER + CHECKSUM));
+            .and_then(|b| b.checked_add(HEADER + CHECKSUM_BYTES));
         if expected != Some(bytes.len()) {
             return Err(fail(format!(
                 "truncated or damaged: {} bytes, the header announces {} nodes ({} bytes)",
@@ -122,9 +116,7 @@ impl Book {
                 expected.map_or("too many".into(), |e| e.to_string())
             )));
         }
-        let body = bytes.len() - CHECKSUM;
-        let stored = u64::from_le_bytes(bytes[body..].try_into().unwrap());
-        if checksum(&bytes[..body]) != stored {
+        if checked_body(bytes).is_none() {
             return Err(fail("checksum mismatch: the file is damaged".into()));
         }
         let mut at = HEADER;
@@ -224,9 +216,8 @@ mod tests {
         for (at, value) in [(20, 30u32), (12, 2), (12, 1 << 31)] {
             let mut header = bytes.clone();
             header[at..at + 4].copy_from_slice(&value.to_le_bytes());
-            let body = header.len() - 8;
-            let sum = checksum(&header[..body]);
-            header[body..].copy_from_slice(&sum.to_le_bytes());
+            header.truncate(header.len() - CHECKSUM_BYTES);
+            append_checksum(&mut header);
             assert!(err(&header).contains("reserved"), "{at} {value}");
         }
         // A huge node count does not overflow or allocate.

@@ -2,9 +2,9 @@
 
 use super::*;
 
-fn search(fen: &str, depth: i32) -> SearchResult {
-    let game = Game::from_uci(Some(fen), &[], false).unwrap();
-    let mut engine = Engine::new(8, 1);
+/// `engine`'s search, to `depth`, of the position after `moves` from `fen`.
+fn search(mut engine: Engine, fen: &str, moves: &[&str], depth: i32) -> SearchResult {
+    let game = Game::from_uci(Some(fen), moves, false).unwrap();
     engine.search(
         &game,
         &Limits {
@@ -16,39 +16,105 @@ fn search(fen: &str, depth: i32) -> SearchResult {
     )
 }
 
-#[test]
-fn finds_back_rank_mate() {
-    // The back-rank mate Re8#.
-    let r = search("6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1", 4);
-    assert_eq!(r.best.unwrap().to_string(), "e1e8");
-    assert_eq!(Score::from_internal(r.score), Score::Mate(1));
+/// The move a search must choose in a position of `finds_what_each_position_holds`.
+enum Choice {
+    /// Any move (only the score is checked).
+    Any,
+    /// This move.
+    Plays(&'static str),
+    /// Any move but this one.
+    Avoids(&'static str),
+    /// No move: the position has none.
+    NoMove,
 }
 
-#[test]
-fn sees_stalemate_and_mate_scores() {
-    // Black to move is stalemated: no legal move, not in check.
-    let r = search("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 3);
-    assert!(r.best.is_none());
-    // White mates in 2 with the king and queen (1.Kb6 Kb8 2.Qg8#).
-    let r = search("k7/8/2K5/8/8/8/8/6Q1 w - - 0 1", 6);
-    assert_eq!(Score::from_internal(r.score), Score::Mate(2));
+/// A position of `finds_what_each_position_holds` and what a search of it must find.
+struct Case {
+    /// What the position holds.
+    why: &'static str,
+    /// The position: a FEN…
+    fen: &'static str,
+    /// …and the moves played from it.
+    moves: &'static [&'static str],
+    /// The depth searched.
+    depth: i32,
+    /// The move the search must choose.
+    choice: Choice,
+    /// The score it must give, if it matters.
+    score: Option<Score>,
 }
 
+/// Mates, stalemate, a tactic, a mate only quiescence sees and a repetition: each position
+/// searched by a fresh engine to a fixed depth, with the move it must (or must not) choose and
+/// the score it must give.
 #[test]
-fn quiescence_sees_a_quiet_mating_check_past_the_horizon() {
-    // 1.Rxa7?? wins a pawn but lets 1...Re1# in; at depth 1 only quiescence can see the mate,
-    // and only because it tries quiet checks at its first ply.
-    let r = search("4r1k1/p4ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", 1);
-    assert_ne!(r.best.unwrap().to_string(), "a1a7");
-}
-
-#[test]
-fn wins_a_hanging_queen() {
-    let r = search(
-        "rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 1",
-        5,
-    );
-    assert_eq!(r.best.unwrap().to_string(), "f3h4");
+fn finds_what_each_position_holds() {
+    let cases = [
+        Case {
+            why: "the back-rank mate Re8#",
+            fen: "6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1",
+            moves: &[],
+            depth: 4,
+            choice: Choice::Plays("e1e8"),
+            score: Some(Score::Mate(1)),
+        },
+        Case {
+            why: "Black to move is stalemated: no legal move, not in check",
+            fen: "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            moves: &[],
+            depth: 3,
+            choice: Choice::NoMove,
+            score: None,
+        },
+        Case {
+            why: "White mates in 2 with the king and queen (1.Kb6 Kb8 2.Qg8#)",
+            fen: "k7/8/2K5/8/8/8/8/6Q1 w - - 0 1",
+            moves: &[],
+            depth: 6,
+            choice: Choice::Any,
+            score: Some(Score::Mate(2)),
+        },
+        Case {
+            // At depth 1 only quiescence can see the mate, and only because it tries quiet
+            // checks at its first ply.
+            why: "1.Rxa7?? wins a pawn but lets 1...Re1# in",
+            fen: "4r1k1/p4ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+            moves: &[],
+            depth: 1,
+            choice: Choice::Avoids("a1a7"),
+            score: None,
+        },
+        Case {
+            why: "a hanging queen is taken",
+            fen: "rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 1",
+            moves: &[],
+            depth: 5,
+            choice: Choice::Plays("f3h4"),
+            score: None,
+        },
+        Case {
+            why: "Black, a queen down, repeats the start position a third time with ...Nb8",
+            fen: "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            moves: &["g1f3", "b8c6", "f3g1", "c6b8", "g1f3", "b8c6", "f3g1"],
+            depth: 6,
+            choice: Choice::Plays("c6b8"),
+            score: Some(Score::Centipawns(0)),
+        },
+    ];
+    for case in cases {
+        let r = search(Engine::new(8, 1), case.fen, case.moves, case.depth);
+        let best = r.best.map(|m| m.to_string());
+        let (best, why) = (best.as_deref(), case.why);
+        match case.choice {
+            Choice::Any => {}
+            Choice::Plays(mv) => assert_eq!(best, Some(mv), "{why}"),
+            Choice::Avoids(mv) => assert!(best.is_some_and(|b| b != mv), "{why}: {best:?}"),
+            Choice::NoMove => assert_eq!(best, None, "{why}"),
+        }
+        if let Some(score) = case.score {
+            assert_eq!(Score::from_internal(r.score), score, "{why}");
+        }
+    }
 }
 
 /// Regression: a `ponderhit` that arrived before the search thread had started was
@@ -166,47 +232,14 @@ fn multipv_lines_are_ordered_and_distinct() {
     }
 }
 
-#[test]
-fn threefold_repetition_from_game_history() {
-    // Black, a queen down, can repeat the start position a third time with ...Nb8.
-    let moves = ["g1f3", "b8c6", "f3g1", "c6b8", "g1f3", "b8c6", "f3g1"];
-    let game = Game::from_uci(
-        Some("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        &moves,
-        false,
-    )
-    .unwrap();
-    let mut engine = Engine::new(8, 1);
-    let r = engine.search(
-        &game,
-        &Limits {
-            depth: Some(6),
-            ..Default::default()
-        },
-        &SearchControl::new(),
-        &mut Silent,
-    );
-    assert_eq!(r.best.unwrap().to_string(), "c6b8");
-    assert_eq!(r.score, 0);
-}
-
 /// Below full strength the engine searches fewer nodes and varies its choice among close moves,
 /// but does not give a queen away; at level 20 it is unchanged.
 #[test]
 fn skill_levels_weaken_by_sight_and_choice() {
     let run = |fen: &str, skill: i64| {
-        let game = Game::from_uci(Some(fen), &[], false).unwrap();
         let mut engine = Engine::new(8, 1);
         engine.options.strength.skill = skill;
-        engine.search(
-            &game,
-            &Limits {
-                depth: Some(6),
-                ..Default::default()
-            },
-            &SearchControl::new(),
-            &mut Silent,
-        )
+        search(engine, fen, &[], 6)
     };
     let start = crate::rules::START_FEN;
     let full = run(start, 20);

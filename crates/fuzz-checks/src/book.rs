@@ -8,12 +8,13 @@
 //! invariant, write back to the same bytes, probe legally and survive a Polyglot round trip.
 
 use tropa::book::build::unrated_tree;
-use tropa::book::format::{checksum, BYTES_PER_NODE, HEADER, MAGIC, VERSION};
+use tropa::book::format::{BYTES_PER_NODE, HEADER, MAGIC, VERSION};
 use tropa::book::pgn::{read_pgn, Opening};
 use tropa::book::polyglot::{export, import, read_entries, write_entries};
 use tropa::book::probe::{choose, Rng};
 use tropa::book::Book;
 use tropa::rules::Game;
+use tropa::util::append_checksum;
 
 const BOOK_NAME: &str = "fuzz.tbk";
 /// Node limit for Polyglot imports while fuzzing (a real import allows millions).
@@ -39,8 +40,7 @@ fn well_formed(data: &[u8]) -> Vec<u8> {
     body[..8].copy_from_slice(&MAGIC);
     body[8..10].copy_from_slice(&VERSION.to_le_bytes());
     body[16..20].copy_from_slice(&(n as u32).to_le_bytes());
-    let sum = checksum(&body);
-    body.extend_from_slice(&sum.to_le_bytes());
+    append_checksum(&mut body);
     body
 }
 

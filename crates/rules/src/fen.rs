@@ -93,6 +93,28 @@ pub fn write_fen(board: &Board, chess960: bool) -> String {
     }
 }
 
+/// One rank of a placement field read square by square, file a first: how many squares it
+/// covers, and the piece letter on each of the first eight (`None` where empty; a digit 1–8
+/// stands for that many empty squares). The error is the first character that is neither a
+/// piece letter nor such a digit.
+fn read_rank(rank: &str) -> Result<(usize, [Option<char>; 8]), char> {
+    let mut squares = [None; 8];
+    let mut files = 0;
+    for c in rank.chars() {
+        match c {
+            '1'..='8' => files += c as usize - '0' as usize,
+            'p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K' => {
+                if let Some(square) = squares.get_mut(files) {
+                    *square = Some(c);
+                }
+                files += 1;
+            }
+            _ => return Err(c),
+        }
+    }
+    Ok((files, squares))
+}
+
 /// Rank-by-rank check of the placement field, so the error names the rank at fault.
 fn check_placement(fen: &str, placement: &str) -> Result<(), FenError> {
     let ranks: Vec<&str> = placement.split('/').collect();
@@ -103,19 +125,8 @@ fn check_placement(fen: &str, placement: &str) -> Result<(), FenError> {
         ));
     }
     for (i, rank) in ranks.iter().enumerate() {
-        let mut files = 0u32;
-        for c in rank.chars() {
-            match c {
-                '1'..='8' => files += c as u32 - '0' as u32,
-                'p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K' => files += 1,
-                _ => {
-                    return Err(error(
-                        fen,
-                        format!("bad piece letter '{c}' on rank {}", 8 - i),
-                    ))
-                }
-            }
-        }
+        let (files, _) = read_rank(rank)
+            .map_err(|c| error(fen, format!("bad piece letter '{c}' on rank {}", 8 - i)))?;
         if files != 8 {
             return Err(error(
                 fen,
@@ -218,22 +229,17 @@ fn castling_field(
     Ok(out)
 }
 
-/// The pieces of each colour on its own back rank, by file (index 0 = White's first rank).
+/// The pieces of each colour on its own back rank, by file (index 0 = White's first rank), from
+/// a placement that passed `check_placement`.
 fn back_ranks(placement: &str) -> [[Option<Piece>; 8]; 2] {
     let mut out = [[None; 8]; 2];
     let ranks: Vec<&str> = placement.split('/').collect();
     for (color, rank_text) in [(Color::White, ranks[7]), (Color::Black, ranks[0])] {
-        let mut file = 0usize;
-        for c in rank_text.chars() {
-            if let Some(d) = c.to_digit(10) {
-                file += d as usize;
-            } else if file < 8 {
-                let own = c.is_ascii_uppercase() == (color == Color::White);
-                if own {
-                    out[color as usize][file] =
-                        c.to_ascii_lowercase().to_string().parse::<Piece>().ok();
-                }
-                file += 1;
+        let (_, squares) = read_rank(rank_text).unwrap_or_default();
+        for (file, c) in squares.into_iter().enumerate() {
+            if let Some(c) = c.filter(|c| c.is_ascii_uppercase() == (color == Color::White)) {
+                out[color as usize][file] =
+                    c.to_ascii_lowercase().to_string().parse::<Piece>().ok();
             }
         }
     }
@@ -319,6 +325,18 @@ mod tests {
         let shredder = parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", false).unwrap();
         let standard = parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false).unwrap();
         assert_eq!(shredder.hash(), standard.hash());
+    }
+
+    #[test]
+    fn a_rank_reads_square_by_square() {
+        let (r, k, none) = (Some('r'), Some('k'), None);
+        let back_rank = [r, none, none, none, k, none, none, Some('R')];
+        assert_eq!(read_rank("r3k2R"), Ok((8, back_rank)));
+        assert_eq!(read_rank("44"), Ok((8, [None; 8])));
+        // Past the eighth file the squares are counted, not kept.
+        assert_eq!(read_rank("r3k2Rpp1"), Ok((11, back_rank)));
+        assert_eq!(read_rank("p9"), Err('9'));
+        assert_eq!(read_rank("ppx"), Err('x'));
     }
 
     #[test]

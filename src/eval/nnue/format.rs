@@ -24,7 +24,7 @@
 //! overflow checks. Every failure is an error that says what is wrong.
 
 use super::{Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE};
-use crate::util::fnv1a64;
+use crate::util::{append_checksum, checked_body, CHECKSUM_BYTES};
 use std::fmt;
 use std::path::Path;
 
@@ -36,7 +36,6 @@ pub const VERSION: u16 = 1;
 pub const HEADER: usize = 24;
 /// Widest accumulator a file may declare.
 pub const MAX_HIDDEN: usize = 4096;
-const CHECKSUM: usize = 8;
 
 /// Why a net could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,7 +51,7 @@ impl std::error::Error for NetError {}
 
 /// Bytes of a file holding a net of width `hidden`.
 pub fn file_size(hidden: usize) -> usize {
-    HEADER + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + CHECKSUM
+    HEADER + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + CHECKSUM_BYTES
 }
 
 fn u16_at(bytes: &[u8], at: usize) -> u16 {
@@ -88,15 +87,14 @@ impl Network {
             }
         }
         out.extend_from_slice(&self.output_bias.to_le_bytes());
-        let sum = fnv1a64(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
+        append_checksum(&mut out);
         out
     }
 
     /// Reads a net from its file image.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         let fail = |reason: String| Err(NetError(reason));
-        if bytes.len() < HEADER + CHECKSUM {
+        if bytes.len() < HEADER + CHECKSUM_BYTES {
             return fail(format!("{} bytes are too few for a net", bytes.len()));
         }
         if bytes[..8] != MAGIC {
@@ -135,11 +133,9 @@ impl Network {
                 bytes.len()
             ));
         }
-        let body = size - CHECKSUM;
-        let stored = u64::from_le_bytes(bytes[body..].try_into().unwrap());
-        if fnv1a64(&bytes[..body]) != stored {
+        let Some(body) = checked_body(bytes) else {
             return fail("checksum mismatch: the file is damaged".into());
-        }
+        };
         let mut at = HEADER;
         let mut take = |count: usize| {
             let slice = &bytes[at..at + 2 * count];
@@ -149,7 +145,7 @@ impl Network {
         let feature_weights = take(INPUTS * hidden);
         let biases = take(hidden);
         let output_weights = take(2 * hidden);
-        let output_bias = i32::from_le_bytes(bytes[body - 4..body].try_into().unwrap());
+        let output_bias = i32::from_le_bytes(body[body.len() - 4..].try_into().unwrap());
         if let Some(w) = output_weights
             .iter()
             .find(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
@@ -217,11 +213,10 @@ mod tests {
         assert!(err(&flipped).contains("checksum"));
         // An output weight out of range behind a valid checksum.
         let mut wide = bytes.clone();
-        let body = wide.len() - CHECKSUM;
-        let at = body - 4 - 2;
+        wide.truncate(wide.len() - CHECKSUM_BYTES);
+        let at = wide.len() - 4 - 2;
         wide[at..at + 2].copy_from_slice(&500i16.to_le_bytes());
-        let sum = fnv1a64(&wide[..body]);
-        wide[body..].copy_from_slice(&sum.to_le_bytes());
+        append_checksum(&mut wide);
         assert!(err(&wide).contains("beyond"));
         let missing = Network::load(Path::new("/nonexistent/tropa.nnue")).unwrap_err();
         assert!(missing.0.contains("/nonexistent/tropa.nnue"));
