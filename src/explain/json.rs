@@ -61,6 +61,7 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
             json!({ "kind": "capture", "square": target.to_string(), "piece": format!("{piece:?}").to_lowercase() })
         }
         Goal::Promote { square } => json!({ "kind": "promotion", "square": square.to_string() }),
+        Goal::Mate { square } => json!({ "kind": "mate", "square": square.to_string() }),
     };
     let counters: Vec<Value> = zone
         .iter()

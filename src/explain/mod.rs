@@ -519,6 +519,32 @@ mod tests {
         assert_eq!(order.len(), unique.len());
     }
 
+    #[test]
+    fn the_defence_against_a_mate_threat_is_a_plan() {
+        // White threatens R a1–a8#: Black's flights (…g6, …h6, …f6, …Kf8) are its plans, and
+        // the best of them is confirmed by the search.
+        let (board, checks) = checks("6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1");
+        let threat = checks
+            .iter()
+            .find(|c| c.side == Color::White)
+            .expect("White's mate zone, after a pass");
+        assert_eq!(threat.first_move, Some(move_from(&threat.position, "a1a8")));
+        assert!(threat.score > 30_000, "a mate: {threat:?}");
+        let top = ranked(&checks)
+            .into_iter()
+            .find(|c| c.side == Color::Black)
+            .expect("Black's plans");
+        assert_eq!(top.status, PlanStatus::Confirmed);
+        assert!(matches!(top.role, StepRole::Counter { .. }), "{top:?}");
+        let mv = top.first_move.unwrap();
+        assert!(
+            ["g7g6", "h7h6", "f7f6", "g8f8"]
+                .iter()
+                .any(|m| move_from(&board, m) == mv),
+            "{mv}"
+        );
+    }
+
     fn move_from(board: &Board, uci: &str) -> Move {
         crate::rules::notation::move_from_uci(board, uci, false).unwrap()
     }

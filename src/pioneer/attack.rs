@@ -15,6 +15,7 @@
 //! kept with their reasons, for the plan output.
 
 use super::control::{control, ControlRule};
+use super::mate::mate_attacks;
 use super::reject::{piece_letter, piece_name, Rejection, Stuck};
 use super::route::{piece_moves, pinned, Assessor, Finish, ObstacleKind, Route};
 use super::trajectory::{bundle, Mover};
@@ -42,6 +43,11 @@ pub enum Goal {
         /// The promotion square.
         square: Square,
     },
+    /// Mate the enemy king by arriving on `square` (`mate.rs`).
+    Mate {
+        /// The mating square.
+        square: Square,
+    },
 }
 
 impl Goal {
@@ -49,7 +55,7 @@ impl Goal {
     pub fn square(&self) -> Square {
         match *self {
             Goal::Capture { target, .. } => target,
-            Goal::Promote { square } => square,
+            Goal::Promote { square } | Goal::Mate { square } => square,
         }
     }
 }
@@ -138,6 +144,7 @@ impl Attack {
         match self.goal {
             Goal::Capture { target, piece } => format!("the {target} {}", piece_name(piece)),
             Goal::Promote { square } => format!("promotion on {square}"),
+            Goal::Mate { square } => format!("mate on {square}"),
         }
     }
 }
@@ -155,8 +162,10 @@ pub fn route_notation(piece: Piece, route: &Route, goal: Goal) -> String {
         }
         text.push_str(&s.to_string());
     }
-    if matches!(goal, Goal::Promote { .. }) {
-        text.push_str("=Q");
+    match goal {
+        Goal::Promote { .. } => text.push_str("=Q"),
+        Goal::Mate { .. } => text.push('#'),
+        Goal::Capture { .. } => {}
     }
     text
 }
@@ -192,7 +201,7 @@ pub fn attack_squares(mover: Mover, target: Square, occupied: BitBoard) -> BitBo
 }
 
 /// Converts the obstacles of a route into rejections (reasons 3 and 4).
-fn obstacle_rejections(route: &Route) -> Vec<Rejection> {
+pub fn obstacle_rejections(route: &Route) -> Vec<Rejection> {
     route
         .hard_obstacles()
         .map(|o| match o.kind {
@@ -411,7 +420,7 @@ fn promotion_obstacles(_board: &Board, route: &Route) -> Vec<Rejection> {
     obstacle_rejections(route)
 }
 
-/// Every attack and promotion trajectory of `side` within the limits, live and rejected.
+/// Every attack, promotion and mate trajectory of `side` within the limits, live and rejected.
 pub fn attacks(board: &Board, side: Color, limits: TrajectoryLimits) -> Vec<Attack> {
     let mut out = Vec::new();
     let targets = board.colors(!side) & !board.pieces(Piece::King);
@@ -427,6 +436,7 @@ pub fn attacks(board: &Board, side: Color, limits: TrajectoryLimits) -> Vec<Atta
             }
         }
     }
+    out.extend(mate_attacks(board, side, limits));
     out
 }
 

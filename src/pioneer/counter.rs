@@ -17,6 +17,7 @@
 
 use super::attack::{attack_squares, Attack, Goal};
 use super::control::would_control;
+use super::mate::flights;
 use super::route::{Assessor, Finish, Route};
 use super::trajectory::{distance, Mover};
 use crate::rules::see::attackers_to;
@@ -43,6 +44,12 @@ pub enum CounterKind {
         /// Index of the stop whose move it blocks.
         step: u8,
         /// The square occupied.
+        square: Square,
+    },
+    /// Against a mate: the king steps to `square`, or a pawn beside it steps off `square`, so
+    /// that the king has a flight and the mating square no longer mates.
+    Flight {
+        /// The flight square.
         square: Square,
     },
 }
@@ -169,7 +176,9 @@ pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<C
     let defender = !attack.side;
     let occupied = pseudo.occupied();
     let n = route.squares.len() - 1;
-    let promotion = matches!(attack.goal, Goal::Promote { .. });
+    // A promotion or a mate is also stopped on its last square; a capture is not.
+    let to_the_end = matches!(attack.goal, Goal::Promote { .. } | Goal::Mate { .. });
+    let mate = matches!(attack.goal, Goal::Mate { .. });
     let mut out = Vec::new();
     for x in pseudo.colors(defender) {
         let Some(piece) = pseudo.piece_on(x) else {
@@ -197,12 +206,20 @@ pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<C
             }
         }
         // (b) Control a stop; (c) block a stop or a line — the best of each per stop.
-        let last = if promotion { n } else { n - 1 };
+        let last = if to_the_end { n } else { n - 1 };
         for i in 1..=last {
             let stop = route.squares[i];
             let b = budget(route.arrival[i], attacker_to_move);
-            if would_control(&pseudo, piece, stop, mover_square, attack.piece).is_some() {
-                let squares = attack_squares(mover, stop, occupied);
+            // A new guard of the mating square stops the mate, whatever the exchange there; a
+            // guard already there did not (the square mates), nor can the king, which may not
+            // take a defended piece.
+            let squares = attack_squares(mover, stop, occupied);
+            let controls = if mate && i == n {
+                piece != Piece::King && !squares.has(x)
+            } else {
+                would_control(&pseudo, piece, stop, mover_square, attack.piece).is_some()
+            };
+            if controls {
                 if let Some(r) = best_route(&pseudo, x, squares, b + NEAR_MISS) {
                     out.push(Counter {
                         kind: CounterKind::ControlStop {
@@ -234,6 +251,21 @@ pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<C
                     budget: b,
                 });
             }
+        }
+    }
+    // (d) Against a mate: the flights of the king.
+    let b = budget(route.arrival[n], attacker_to_move);
+    for (from, to, square) in flights(board, attack) {
+        let Some(piece) = board.piece_on(from) else {
+            continue;
+        };
+        if let Some(r) = best_route(board, from, to.bitboard(), b + NEAR_MISS) {
+            out.push(Counter {
+                kind: CounterKind::Flight { square },
+                piece,
+                route: r,
+                budget: b,
+            });
         }
     }
     out.sort_by_key(|c| std::cmp::Reverse(c.slack()));

@@ -103,6 +103,7 @@ fn parts(zone: &Zone, square: Square, occupied: BitBoard) -> Vec<(String, BitBoa
             CounterKind::ControlStop { .. } => (1..stops.len()).fold(BitBoard::EMPTY, |a, i| {
                 a | window(i, attack_squares(mover, stops[i], occupied))
             }),
+            CounterKind::Flight { .. } => window(n, c.route.end().bitboard()),
             CounterKind::Block { step, .. } => {
                 let i = step as usize;
                 window(
@@ -113,7 +114,7 @@ fn parts(zone: &Zone, square: Square, occupied: BitBoard) -> Vec<(String, BitBoa
         };
         let what = match attack.goal {
             Goal::Promote { .. } => format!("stops the {} ({main})", pawn_words(attack.root())),
-            Goal::Capture { .. } => format!("meets {main}"),
+            Goal::Capture { .. } | Goal::Mate { .. } => format!("meets {main}"),
         };
         out.push((what, goals, 2));
     }
@@ -127,7 +128,7 @@ fn parts(zone: &Zone, square: Square, occupied: BitBoard) -> Vec<(String, BitBoa
         };
         let what = match attack.goal {
             Goal::Promote { .. } => format!("escorts the {} ({main})", pawn_words(attack.root())),
-            Goal::Capture { .. } => format!("supports {main}"),
+            Goal::Capture { .. } | Goal::Mate { .. } => format!("supports {main}"),
         };
         out.push((what, goals, 1));
     }

@@ -21,6 +21,7 @@ pub mod control;
 pub mod counter;
 pub mod fork;
 pub mod guide;
+pub mod mate;
 pub mod moves;
 pub mod plan;
 pub mod proof;

@@ -17,7 +17,7 @@ use super::moves::StepRole;
 use super::reject::piece_letter;
 use super::support::{Support, SupportKind};
 use super::zone::{Analysis, Compensation, Zone, ZoneOutcome, ZoneVerdict};
-use crate::rules::{side_name, Board, Color};
+use crate::rules::{side_name, Board, Color, Piece};
 
 /// How many rejected trajectories the full report lists.
 pub const REJECTED_SHOWN: usize = 8;
@@ -45,6 +45,10 @@ pub fn counter_text(c: &Counter) -> String {
         CounterKind::DefendTarget => format!("{route} defends the target"),
         CounterKind::ControlStop { square, .. } => format!("{route} controls {square}"),
         CounterKind::Block { square, .. } => format!("{route} blocks on {square}"),
+        CounterKind::Flight { square } if c.piece == Piece::King => {
+            format!("{route} leaves the mating net (to {square})")
+        }
+        CounterKind::Flight { square } => format!("{route} frees {square} for the king"),
     }
 }
 
@@ -110,10 +114,7 @@ pub fn headline(analysis: &Analysis, board: &Board, index: usize) -> String {
     let opp = side_name(!a.side);
     let moves = a.forecast();
     let plural = if moves == 1 { "move" } else { "moves" };
-    let aim = match a.goal {
-        Goal::Capture { .. } => format!("{} in {moves} {plural}", a.goal_words()),
-        Goal::Promote { square } => format!("promotion on {square} in {moves} {plural}"),
-    };
+    let aim = format!("{} in {moves} {plural}", a.goal_words());
     let nearest_late = zone
         .counters
         .iter()
@@ -124,13 +125,14 @@ pub fn headline(analysis: &Analysis, board: &Board, index: usize) -> String {
             let verb = match a.goal {
                 Goal::Capture { .. } => "wins",
                 Goal::Promote { .. } => "reaches",
+                Goal::Mate { .. } => "gives",
             };
             let mut text = format!("{side}: {} {verb} {aim}", a.notation());
             match nearest_late {
                 Some(c) => {
                     let verb = match a.goal {
                         Goal::Capture { .. } => "defend",
-                        Goal::Promote { .. } => "stop it",
+                        Goal::Promote { .. } | Goal::Mate { .. } => "stop it",
                     };
                     text.push_str(&format!(
                         "; {opp} cannot {verb} in time ({})",

@@ -58,8 +58,13 @@ impl Zone {
         let counters = counters(board, &attack, attacker_to_move);
         let supports = supports(board, &attack, &counters);
         let mut pieces = attack.root().bitboard();
-        if let Goal::Capture { target, .. } = attack.goal {
-            pieces |= target.bitboard();
+        match attack.goal {
+            Goal::Capture { target, .. } => pieces |= target.bitboard(),
+            // The king is the object of a mate.
+            Goal::Mate { .. } => {
+                pieces |= board.pieces(crate::rules::Piece::King) & board.colors(!attack.side)
+            }
+            Goal::Promote { .. } => {}
         }
         let mut verdict = ZoneVerdict::Wins;
         for (i, c) in counters.iter().enumerate() {

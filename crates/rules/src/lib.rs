@@ -15,7 +15,9 @@ pub mod perft;
 pub mod see;
 
 pub use checks::quiet_checks;
-pub use cozy_chess::{BitBoard, Board, Color, File, GameStatus, Move, Piece, Rank, Square};
+pub use cozy_chess::{
+    BitBoard, Board, BoardBuilder, Color, File, GameStatus, Move, Piece, Rank, Square,
+};
 pub use fen::{parse_fen, write_fen, FenError, START_FEN};
 pub use game::{Game, GameError};
 
