@@ -153,8 +153,9 @@ mod tests {
 
     #[test]
     fn refuted_plans_come_last_with_their_line() {
+        // Morphy–Harrwitz, Paris 1858: 25…Qxa2 leaves the a8 rook to 26.Nxa8.
         let board = parse_fen(
-            "2r2qk1/r2n2p1/p3p2p/2pp4/8/Q3P3/PP2BPPP/2R2RK1 w - - 0 20",
+            "r4bqk/1pN4p/p1bp2r1/4pN2/4P2R/7P/PPP1QRP1/6K1 b - - 0 25",
             false,
         )
         .unwrap();
@@ -164,17 +165,17 @@ mod tests {
         let back: Value = serde_json::from_str(&text).unwrap();
         let plans = back["plans"].as_array().unwrap();
         assert!(!plans.is_empty());
-        let last = plans.last().unwrap();
-        assert_eq!(last["status"], "refuted");
-        assert_eq!(last["first_move"]["san"], "Bxa6");
-        assert_eq!(last["line"]["uci"][0], "e2a6");
-        assert_eq!(last["trajectory"], json!(["e2", "a6"]));
-        assert_eq!(last["goal"]["kind"], "capture");
-        assert_eq!(last["kind"], "attack");
-        assert_eq!(last["attack"], "B e2×a6");
-
-        assert!(last["score"]["cp"].as_i64().unwrap() < -100);
-        assert_eq!(back["side_to_move"], "white");
+        let refuted = plans
+            .iter()
+            .find(|p| p["first_move"]["san"] == "Qxa2")
+            .unwrap();
+        assert_eq!(refuted["status"], "refuted");
+        assert_eq!(refuted["line"]["uci"][0], "g8a2");
+        assert_eq!(refuted["trajectory"], json!(["g8", "a2"]));
+        assert_eq!(refuted["goal"]["kind"], "capture");
+        assert_eq!(refuted["kind"], "attack");
+        assert!(refuted["score"]["cp"].as_i64().unwrap() < -100);
+        assert_eq!(back["side_to_move"], "black");
         let ranks: Vec<&str> = plans
             .iter()
             .map(|p| p["status"].as_str().unwrap())

@@ -407,21 +407,21 @@ mod tests {
     }
 
     #[test]
-    fn a_capture_that_traps_the_bishop_is_refuted() {
-        // Fischer–Spassky 1972, game 6, before 20.e4: the zone model sees 20.Bxa6 winning a
-        // pawn; 20…Rc6 traps the bishop.
-        let (board, checks) = checks("2r2qk1/r2n2p1/p3p2p/2pp4/8/Q3P3/PP2BPPP/2R2RK1 w - - 0 20");
-        let bxa6 = move_from(&board, "e2a6");
+    fn a_capture_that_leaves_a_rook_undefended_is_refuted() {
+        // Morphy–Harrwitz, Paris 1858, before 25…Rc8: the zone model sees 25…Qxa2 winning a
+        // pawn; the queen stops defending a8 and 26.Nxa8 wins the rook.
+        let (board, checks) = checks("r4bqk/1pN4p/p1bp2r1/4pN2/4P2R/7P/PPP1QRP1/6K1 b - - 0 25");
+        let qxa2 = move_from(&board, "g8a2");
         let check = checks
             .iter()
-            .find(|c| c.first_move == Some(bxa6))
+            .find(|c| c.first_move == Some(qxa2))
             .expect("the capture is a zone");
         assert_eq!(check.status, PlanStatus::Refuted, "{check:?}");
-        assert_eq!(check.line.first(), Some(&bxa6));
+        assert_eq!(check.line.first(), Some(&qxa2));
         let (best, best_score) = check.best.unwrap();
-        assert_ne!(best, bxa6);
+        assert_ne!(best, qxa2);
         assert!(check.score < best_score - CONFIRM_MARGIN);
-        assert!(check_text(check, 8).starts_with("search:  refuted — 20. Bxa6 "));
+        assert!(check_text(check, 8).starts_with("search:  refuted — 25... Qxa2 "));
     }
 
     #[test]

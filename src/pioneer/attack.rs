@@ -18,6 +18,7 @@ use super::control::{control, ControlRule};
 use super::mate::mate_attacks;
 use super::reject::{piece_letter, piece_name, Rejection, Stuck};
 use super::route::{piece_moves, pinned, Assessor, Finish, ObstacleKind, Route};
+use super::safety::{capture_move, capture_refutation, Refutation};
 use super::trajectory::{bundle, Mover};
 use crate::rules::see::{capture_gain_against, exchange_after_move};
 use crate::rules::{piece_value, BitBoard, Board, Color, Piece, Rank, Square};
@@ -309,6 +310,10 @@ pub fn attack_on(
     let mut rejections = Vec::new();
     if gain <= 0 {
         rejections.push(Rejection::UnfavourableExchange { value: gain });
+    } else if route.len() == 1 {
+        if let Some(refutation) = immediate_capture_refutation(board, root, target) {
+            rejections.push(Rejection::CaptureRefuted { piece, refutation });
+        }
     }
     let attacker_to_move = board.side_to_move() == side;
     let mut route = route;
@@ -356,6 +361,19 @@ pub fn attack_on(
         gain,
         rejections,
     })
+}
+
+/// Does the piece on `root` lose, itself or another piece, once it takes on `target` at once?
+/// When the opponent is to move the capture is judged as if it were the attacker's turn (no
+/// judgement when in check).
+fn immediate_capture_refutation(board: &Board, root: Square, target: Square) -> Option<Refutation> {
+    let side = board.color_on(root)?;
+    let position = if board.side_to_move() == side {
+        board.clone()
+    } else {
+        board.null_move()?
+    };
+    capture_refutation(&position, capture_move(&position, root, target))
 }
 
 fn pawn_capture_route(
@@ -445,7 +463,7 @@ mod tests {
     use super::*;
     use crate::rules::parse_fen;
 
-    use crate::pioneer::examples::{DIAGRAM_51, DIAGRAM_52};
+    use crate::pioneer::examples::{DIAGRAM_51, DIAGRAM_52, FISCHER_SPASSKY_6};
 
     #[test]
     fn rook_manoeuvre_e1_a1_a7() {
@@ -513,6 +531,32 @@ mod tests {
         let a = attack_on(&board, Square::A1, Square::D5, TrajectoryLimits::default()).unwrap();
         assert!(a.rejections.iter().any(|r| r.number() == 2));
         assert!(!a.live());
+    }
+
+    #[test]
+    fn a_capture_that_traps_the_capturer_is_rejected() {
+        // 20.Bxa6 wins the a6 pawn in the exchange on a6, but 20...Rc6 wins the bishop.
+        let board = parse_fen(FISCHER_SPASSKY_6, false).unwrap();
+        let a = attack_on(&board, Square::E2, Square::A6, TrajectoryLimits::default()).unwrap();
+        assert_eq!(a.gain, 100);
+        assert!(!a.live() && !a.postponable() && !a.only_escapes());
+        assert!(
+            a.rejections.iter().any(|r| matches!(
+                r,
+                Rejection::CaptureRefuted { piece: Piece::Bishop, refutation }
+                    if refutation.reply == "c8c6".parse().unwrap()
+            )),
+            "{:?}",
+            a.rejections
+        );
+        // The same capture judged with Black to move (as a threat) is rejected too.
+        let board = board.null_move().unwrap();
+        let a = attack_on(&board, Square::E2, Square::A6, TrajectoryLimits::default()).unwrap();
+        assert!(a.rejections.iter().any(|r| r.number() == 1));
+        // A bishop that can step back after taking stays live: 1.Bxa5 b6 2.Bb4.
+        let board = parse_fen("6k1/1pp2ppp/8/p7/8/8/3B1PPP/6K1 w - - 0 1", false).unwrap();
+        let a = attack_on(&board, Square::D2, Square::A5, TrajectoryLimits::default()).unwrap();
+        assert!(a.live(), "{:?}", a.rejections);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Test positions rebuilt from the seed's text (its diagrams are not reproduced there, so each
-//! is a position that has the pieces and relations the text describes). Used by the unit tests
-//! only; the search and the plans never look at them.
+//! is a position that has the pieces and relations the text describes), and a master-game
+//! position. Used by the unit tests only; the search and the plans never look at them.
 
 /// Diagram 51: White wins the a7 pawn by R e1–a1×a7 after B b1–c2 clears the first rank; Black
 /// needs three moves to defend (K g8–g7 and R h5–h8–a8, or two pawn moves and Rh7).
@@ -16,3 +16,8 @@ pub const DIAGRAM_53: &str = "5k2/8/3p4/p1pP2r1/1n6/8/3R4/6K1 w - - 0 1";
 
 /// Réti's study (1921): White to play and draw; only 1.Kg7.
 pub const RETI: &str = "7K/8/k1P5/7p/8/8/8/8 w - - 0 1";
+
+/// Fischer–Spassky, Reykjavik 1972, game 6, before 20.e4: 20.Bxa6 wins a pawn in the exchange
+/// model on a6, but after 20...Rc6 the bishop is lost (b7 and c8 are covered, and leaving a6
+/// uncovers Ra7 against Qa3).
+pub const FISCHER_SPASSKY_6: &str = "2r2qk1/r2n2p1/p3p2p/2pp4/8/Q3P3/PP2BPPP/2R2RK1 w - - 0 20";

@@ -6,7 +6,7 @@
 //! system. At the bottom, `trajectory` holds the shortest trajectories of every piece on the
 //! empty board as bundles; `route` lays one on the real board (obstacles, forecast duration);
 //! `control` decides who controls a square by the seed's three rules, on top of the exchange
-//! model of `rules::see`. `attack` builds the attack trajectories of a root piece against a
+//! model of `rules::see`; `safety` asks whether a capturing piece gets away afterwards. `attack` builds the attack trajectories of a root piece against a
 //! target (or a pawn to its promotion square) and `reject` records why one is given up. A zone
 //! (`zone`) joins an attack with the opponent's counter-trajectories that arrive in time
 //! (`counter`) and the attacker's support trajectories (`support`); zones sharing a piece are
@@ -27,6 +27,7 @@ pub mod plan;
 pub mod proof;
 pub mod reject;
 pub mod route;
+pub mod safety;
 pub mod study;
 pub mod support;
 pub mod svg;

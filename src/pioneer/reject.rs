@@ -14,6 +14,7 @@
 //! searched) from one that is hopeless.
 
 use super::control::ControlRule;
+use super::safety::Refutation;
 use crate::rules::{BitBoard, Piece, Square};
 use std::fmt;
 
@@ -35,6 +36,14 @@ pub enum Rejection {
     UnfavourableExchange {
         /// Material result of the exchange for the attacker, in centipawns.
         value: i32,
+    },
+    /// Reason 1: the exchange on the target square gains, but one reply wins more back: the
+    /// capturing piece is trapped there, or a piece it left is taken (`safety`).
+    CaptureRefuted {
+        /// The capturing piece.
+        piece: Piece,
+        /// The reply and the net material.
+        refutation: Refutation,
     },
     /// Reason 2: the target can step to a safe square before the attacker arrives.
     TargetEscapes {
@@ -74,7 +83,7 @@ impl Rejection {
     /// The seed's number of the reason (1–4).
     pub fn number(&self) -> u8 {
         match self {
-            Rejection::UnfavourableExchange { .. } => 1,
+            Rejection::UnfavourableExchange { .. } | Rejection::CaptureRefuted { .. } => 1,
             Rejection::TargetEscapes { .. } => 2,
             Rejection::Controlled { .. } | Rejection::Blocked { .. } => 3,
             Rejection::OwnPieceStuck { .. } => 4,
@@ -114,6 +123,34 @@ impl fmt::Display for Rejection {
                     f,
                     "(1) the exchange on the target square does not gain ({value:+})"
                 )
+            }
+            Rejection::CaptureRefuted { piece, refutation } => {
+                let Refutation {
+                    reply,
+                    replier,
+                    taken,
+                    net,
+                } = refutation;
+                let letter = match replier {
+                    Piece::Pawn => String::new(),
+                    other => piece_letter(other).to_string(),
+                };
+                let net = f64::from(net) / 100.0;
+                match taken {
+                    None => write!(
+                        f,
+                        "(1) the {} is trapped after the reply {letter}{} (net {net:+.2})",
+                        piece_name(piece),
+                        reply.to
+                    ),
+                    Some(lost) => write!(
+                        f,
+                        "(1) the capture leaves the {} on {} to the reply {letter}x{} (net {net:+.2})",
+                        piece_name(lost),
+                        reply.to,
+                        reply.to
+                    ),
+                }
             }
             Rejection::TargetEscapes { squares } => {
                 let list: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
@@ -186,6 +223,34 @@ mod tests {
         assert_eq!(
             Rejection::UnfavourableExchange { value: -220 }.to_string(),
             "(1) the exchange on the target square does not gain (-220)"
+        );
+        let trapped = Refutation {
+            reply: "c8c6".parse().unwrap(),
+            replier: Piece::Rook,
+            taken: None,
+            net: -230,
+        };
+        let r = Rejection::CaptureRefuted {
+            piece: Piece::Bishop,
+            refutation: trapped,
+        };
+        assert_eq!(r.number(), 1);
+        assert_eq!(
+            r.to_string(),
+            "(1) the bishop is trapped after the reply Rc6 (net -2.30)"
+        );
+        let r = Rejection::CaptureRefuted {
+            piece: Piece::Queen,
+            refutation: Refutation {
+                reply: "e2e7".parse().unwrap(),
+                replier: Piece::Queen,
+                taken: Some(Piece::Knight),
+                net: -220,
+            },
+        };
+        assert_eq!(
+            r.to_string(),
+            "(1) the capture leaves the knight on e7 to the reply Qxe7 (net -2.20)"
         );
     }
 }
