@@ -20,6 +20,7 @@ pub mod attack;
 pub mod control;
 pub mod counter;
 pub mod fork;
+pub mod goal_change;
 pub mod guide;
 pub mod mate;
 pub mod moves;

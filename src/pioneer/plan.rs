@@ -13,6 +13,7 @@
 use super::attack::{route_notation, Goal, TrajectoryLimits};
 use super::counter::{Counter, CounterKind};
 use super::fork::{forks, Fork};
+use super::goal_change::{goal_change_text, goal_changes};
 use super::moves::StepRole;
 use super::reject::piece_letter;
 use super::support::{Support, SupportKind};
@@ -314,6 +315,7 @@ pub fn report_with(
         count(analysis.composites.len(), "independent group"),
         count(analysis.rejected.len(), "trajectory").replace("trajectorys", "trajectories")
     ));
+    let changes = goal_changes(analysis);
     let mut number = 0;
     for (heading, zones) in sections {
         let shown: Vec<usize> = zones
@@ -327,7 +329,15 @@ pub fn report_with(
         for i in shown {
             number += 1;
             out.push(format!("{number:2}. {}", headline(analysis, board, i)));
-            for d in details(&analysis.zones[i]).into_iter().chain(notes(i)) {
+            let changes = changes
+                .iter()
+                .filter(|g| g.zone == i)
+                .map(|g| format!("goal change: {}", goal_change_text(analysis, board, g)));
+            for d in details(&analysis.zones[i])
+                .into_iter()
+                .chain(changes)
+                .chain(notes(i))
+            {
                 out.push(format!("      {d}"));
             }
         }
