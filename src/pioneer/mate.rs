@@ -140,15 +140,13 @@ pub fn flights(board: &Board, attack: &Attack) -> Vec<(Square, Square, Square)> 
     };
     let root = attack.route.start();
     let mut out = Vec::new();
-    let king_steps = cozy_chess::get_king_moves(king) & !board.colors(defender);
-    for to in king_steps {
+    let around = cozy_chess::get_king_moves(king);
+    for to in around & !board.colors(defender) {
         if to != square && !mates_after(board, root, square, Some((king, to))) {
             out.push((king, to, to));
         }
     }
-    let beside =
-        cozy_chess::get_king_moves(king) & board.pieces(Piece::Pawn) & board.colors(defender);
-    for pawn in beside {
+    for pawn in around & board.pieces(Piece::Pawn) & board.colors(defender) {
         let Some(to) = pawn_step(pawn, defender) else {
             continue;
         };
