@@ -42,6 +42,15 @@ fn trajectory(analysis: &Analysis, check: &PlanCheck) -> (Piece, Vec<Square>, u8
             let c = &analysis.zones[zone].counters[counter];
             (c.piece, c.route.squares.clone(), c.needs())
         }
+        StepRole::Linked { link, .. } => {
+            let l = &analysis.linked[link];
+            (l.piece, l.route.squares.clone(), l.route.forecast())
+        }
+        StepRole::Deblock { square, .. } => {
+            let piece = check.position.piece_on(square).unwrap_or(Piece::Pawn);
+            let to = check.first_move.map(|mv| mv.to);
+            (piece, std::iter::once(square).chain(to).collect(), 1)
+        }
         StepRole::Escape { rejected, to } => {
             let target = analysis.rejected[rejected].goal.square();
             let piece = check.position.piece_on(target).unwrap_or(Piece::Pawn);
@@ -54,6 +63,7 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
     let zone = check.zone().map(|i| &analysis.zones[i]);
     let attack = match check.role {
         StepRole::Escape { rejected, .. } => &analysis.rejected[rejected],
+        StepRole::Linked { link, .. } => analysis.linked[link].main_attack(analysis),
         _ => &zone.expect("a plan other than an escape has a zone").attack,
     };
     let goal = match attack.goal {
@@ -78,6 +88,8 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
         StepRole::Support { .. } => "support",
         StepRole::Counter { .. } => "counter",
         StepRole::Escape { .. } => "escape",
+        StepRole::Linked { .. } => "linked",
+        StepRole::Deblock { .. } => "deblock",
     };
     let (piece, squares, duration) = trajectory(analysis, check);
     let first_move = check.first_move.map(|mv| {
@@ -95,9 +107,22 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
         PlanStatus::Refuted => "refuted",
         PlanStatus::NotPlayable => "not_playable",
     };
+    let critical = match check.role {
+        StepRole::Linked { link, .. } => {
+            let l = &analysis.linked[link];
+            json!({
+                "square": l.critical.square.to_string(),
+                "hinderer": l.critical.hinderer.to_string(),
+                "stops_hinderer": l.stops_hinderer,
+                "composite_wins": l.wins,
+            })
+        }
+        _ => Value::Null,
+    };
     json!({
         "kind": kind,
         "zone": check.zone().map(|i| i + 1),
+        "critical": critical,
         "side": side_name(check.side).to_lowercase(),
         "text": step_headline(analysis, board, check.role),
         "attack": attack.notation(),

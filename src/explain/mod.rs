@@ -365,15 +365,23 @@ pub fn checked_report(
         });
     let sections = [(None, kept), (Some("Refuted by the search:"), refuted)];
     let mut out = report_with(board, analysis, side, &sections, &notes);
-    let escapes: Vec<&PlanCheck> = ranked(checks)
-        .into_iter()
-        .filter(|c| c.zone().is_none() && side.is_none_or(|s| s == c.side))
-        .collect();
-    if !escapes.is_empty() {
-        out.push("Escapes of attacked pieces:".to_string());
-        for c in escapes {
-            out.push(format!("    {}", step_headline(analysis, board, c.role)));
-            out.push(format!("      {}", check_text(c, depth)));
+    // Plans that serve no zone: escapes, and linked zones that revive an attack given up.
+    let lists = [
+        ("Escapes of attacked pieces:", true),
+        ("Linked zones that revive an attack given up:", false),
+    ];
+    for (title, escapes) in lists {
+        let plans: Vec<&PlanCheck> = ranked(checks)
+            .into_iter()
+            .filter(|c| c.zone().is_none() && side.is_none_or(|s| s == c.side))
+            .filter(|c| matches!(c.role, StepRole::Escape { .. }) == escapes)
+            .collect();
+        if !plans.is_empty() {
+            out.push(title.to_string());
+            for c in plans {
+                out.push(format!("    {}", step_headline(analysis, board, c.role)));
+                out.push(format!("      {}", check_text(c, depth)));
+            }
         }
     }
     let (confirmed, refuted) = checks

@@ -136,7 +136,12 @@ fn attacked_by(board: &Board, square: Square, side: Color) -> bool {
 /// The best route of the piece on `from` to any of `squares` within `limit` moves (forecast),
 /// kings avoiding squares the other side attacks. Its `first_steps` gather the first moves of
 /// every equally fast route, whichever square of `squares` it ends on.
-fn best_route(board: &Board, from: Square, squares: BitBoard, limit: u8) -> Option<Route> {
+pub(crate) fn best_route(
+    board: &Board,
+    from: Square,
+    squares: BitBoard,
+    limit: u8,
+) -> Option<Route> {
     let piece = board.piece_on(from)?;
     let color = board.color_on(from)?;
     let mover = Mover::new(piece, color);

@@ -11,6 +11,9 @@
 //! (`zone`) joins an attack with the opponent's counter-trajectories that arrive in time
 //! (`counter`) and the attacker's support trajectories (`support`); zones sharing a piece are
 //! merged, independent ones weighed with a one-tempo shift, and all ordered for examination.
+//! Past the static zone, `critical` finds where a failing zone can be saved (a square the
+//! hindering piece must pass) and the linked zones that take it, `goal_change` the zones that
+//! take the hindering piece itself, and `mate` the attacks on the king.
 //! `fork` finds the trajectories of one piece that serve two independent zones with a common
 //! beginning. `moves` turns the zones into the moves a side may play; the zone search, the
 //! explanations and the search guidance all start from there. Nothing here knows any particular
@@ -19,6 +22,7 @@
 pub mod attack;
 pub mod control;
 pub mod counter;
+pub mod critical;
 pub mod fork;
 pub mod goal_change;
 pub mod guide;

@@ -14,7 +14,9 @@
 //! once"), then the number of zones served, then the shortest trajectory.
 
 use super::attack::Goal;
+use super::critical::Hindering;
 use super::fork::forks;
+use super::support::clearing_routes;
 use super::zone::Analysis;
 use crate::rules::see::see;
 use crate::rules::{is_capture, legal_moves, BitBoard, Board, Move, Piece, Rank, Square};
@@ -52,6 +54,16 @@ pub enum StepRole {
         /// Index of the counter in the zone.
         counter: usize,
     },
+    /// A step of the defender's piece on `square` off the way of its own counter-trajectory
+    /// `counter` against the opponent's zone `zone` (deblocking the defence route).
+    Deblock {
+        /// Index of the zone in the analysis.
+        zone: usize,
+        /// Index of the counter in the zone.
+        counter: usize,
+        /// Where the piece in the way stands.
+        square: Square,
+    },
     /// A step of the target of the rejected attack `rejected` to the safe square `to`.
     Escape {
         /// Index of the attack in the analysis's rejected list.
@@ -59,16 +71,30 @@ pub enum StepRole {
         /// The safe square.
         to: Square,
     },
+    /// The first step of linked trajectory `link`, which takes a critical square of a failing
+    /// zone or of an attack given up for its target's escape.
+    Linked {
+        /// Index of the linked zone in the analysis.
+        link: usize,
+        /// What the hindering piece it stops does: counter a zone, or let a target escape.
+        hindering: Hindering,
+    },
 }
 
 impl StepRole {
-    /// The zone the step serves (`None` for an escape, which serves a rejected attack).
+    /// The zone the step serves (`None` for an escape, or a linked trajectory, that serves a
+    /// rejected attack).
     pub fn zone(&self) -> Option<usize> {
         match *self {
             StepRole::Attack { zone }
             | StepRole::Support { zone, .. }
-            | StepRole::Counter { zone, .. } => Some(zone),
-            StepRole::Escape { .. } => None,
+            | StepRole::Counter { zone, .. }
+            | StepRole::Deblock { zone, .. } => Some(zone),
+            StepRole::Linked {
+                hindering: Hindering::Counter { zone, .. },
+                ..
+            } => Some(zone),
+            StepRole::Escape { .. } | StepRole::Linked { .. } => None,
         }
     }
 
@@ -77,8 +103,8 @@ impl StepRole {
     /// counters and escapes, then supports.
     fn rank(&self) -> i32 {
         match self {
-            StepRole::Support { .. } => 0,
-            StepRole::Counter { .. } | StepRole::Escape { .. } => 1,
+            StepRole::Support { .. } | StepRole::Linked { .. } => 0,
+            StepRole::Counter { .. } | StepRole::Deblock { .. } | StepRole::Escape { .. } => 1,
             StepRole::Attack { .. } => 2,
         }
     }
@@ -86,7 +112,11 @@ impl StepRole {
     /// A key telling the zones (and rejected attacks) served apart.
     fn served(&self, zones: usize) -> usize {
         match *self {
-            StepRole::Escape { rejected, .. } => zones + rejected,
+            StepRole::Escape { rejected, .. }
+            | StepRole::Linked {
+                hindering: Hindering::Escape { rejected },
+                ..
+            } => zones + rejected,
             other => other.zone().unwrap_or_default(),
         }
     }
@@ -167,8 +197,31 @@ pub fn planned_steps(board: &Board, analysis: &Analysis, moves_left: u8) -> Vec<
                 if k.in_time() && k.needs() <= moves_left && !k.route.is_empty() {
                     let role = StepRole::Counter { zone, counter };
                     c.add(k.square(), k.route.first_steps, role, k.needs());
+                    for (square, _, r) in clearing_routes(board, &k.route) {
+                        let role = StepRole::Deblock {
+                            zone,
+                            counter,
+                            square,
+                        };
+                        c.add(square, r.first_steps, role, k.needs());
+                    }
                 }
             }
+        }
+    }
+    // Linked trajectories that stop a hindering piece in time.
+    for (link, l) in analysis.linked.iter().enumerate() {
+        if l.side == us && l.in_time() && l.stops_hinderer && l.route.forecast() <= moves_left {
+            let role = StepRole::Linked {
+                link,
+                hindering: l.critical.hindering,
+            };
+            c.add(
+                l.route.start(),
+                l.route.first_steps,
+                role,
+                l.route.forecast(),
+            );
         }
     }
     // Escapes of our pieces from attacks rejected only because the target would run.
@@ -267,6 +320,44 @@ mod tests {
             .iter()
             .map(|m| crate::rules::notation::move_to_san(&board, m.mv))
             .collect()
+    }
+
+    #[test]
+    fn the_defender_clears_its_own_defence_route() {
+        // As in the seed's diagram 58: N c5–e6–f8 defends h7 against B h5–d1–c2×h7 in time
+        // only if the bishop leaves f8 first; that step is a plan of its own.
+        let board = parse_fen("k4b2/7p/7P/2n3PB/8/8/8/2N3K1 b - - 0 1", false).unwrap();
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let steps = planned_steps(&board, &analysis, 3);
+        let deblocks: Vec<&PlannedStep> = steps
+            .iter()
+            .filter(|s| matches!(s.role, StepRole::Deblock { .. }))
+            .collect();
+        assert!(!deblocks.is_empty(), "{steps:?}");
+        for step in deblocks {
+            let StepRole::Deblock {
+                zone,
+                counter,
+                square,
+            } = step.role
+            else {
+                unreachable!()
+            };
+            let route = &analysis.zones[zone].counters[counter].route;
+            assert_eq!(step.mv.from, square);
+            assert!(route
+                .obstacles
+                .iter()
+                .any(|o| o.square == square && o.removable()));
+            assert!(!route.used_squares().has(step.mv.to), "{step:?}");
+        }
+        assert!(steps.iter().any(|s| matches!(
+            s.role,
+            StepRole::Deblock {
+                square: Square::F8,
+                ..
+            }
+        )));
     }
 
     #[test]

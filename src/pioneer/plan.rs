@@ -15,7 +15,7 @@ use super::counter::{Counter, CounterKind};
 use super::fork::{forks, Fork};
 use super::goal_change::{goal_change_text, goal_changes};
 use super::moves::StepRole;
-use super::reject::piece_letter;
+use super::reject::{piece_letter, piece_name};
 use super::support::{Support, SupportKind};
 use super::zone::{Analysis, Compensation, Zone, ZoneOutcome, ZoneVerdict};
 use crate::rules::{side_name, Board, Color, Piece};
@@ -216,6 +216,39 @@ pub fn step_headline(analysis: &Analysis, board: &Board, role: StepRole) -> Stri
                 side_name(!z.side()),
                 counter_text(&z.counters[counter]),
                 z.attack.notation()
+            )
+        }
+        StepRole::Deblock {
+            zone,
+            counter,
+            square,
+        } => {
+            let z = &analysis.zones[zone];
+            let piece = board.piece_on(square).map_or('?', piece_letter);
+            format!(
+                "{}: {piece} {square} clears the way of {} against {}",
+                side_name(!z.side()),
+                counter_text(&z.counters[counter]),
+                z.attack.notation()
+            )
+        }
+        StepRole::Linked { link, .. } => {
+            let l = &analysis.linked[link];
+            let square = l.critical.square;
+            let what = match l.counter(analysis) {
+                Some(c) => format!("takes {square} from {}", counter_text(c)),
+                None => format!(
+                    "takes {square}, the way out of the {} {}",
+                    piece_name(l.critical.piece),
+                    l.critical.hinderer
+                ),
+            };
+            format!(
+                "{}: {} {what}, linked with {}: {}",
+                side_name(l.side),
+                l.notation(),
+                l.main_attack(analysis).notation(),
+                l.verdict_words()
             )
         }
         StepRole::Escape { rejected, to } => {

@@ -105,7 +105,22 @@ pub fn supports(board: &Board, attack: &Attack, counters: &[Counter]) -> Vec<Sup
 
 /// Clearing moves: each own piece standing on the route (and able to leave) steps off it.
 fn clearing_moves(board: &Board, attack: &Attack) -> Vec<Support> {
-    let route = &attack.route;
+    clearing_routes(board, &attack.route)
+        .into_iter()
+        .map(|(square, piece, route)| Support {
+            kind: SupportKind::Clear { square },
+            piece,
+            route,
+            in_time: true,
+        })
+        .collect()
+}
+
+/// The one-move routes by which the pieces standing in the way of `route` (obstacles of its own
+/// side that can step aside) leave it: (where the piece stands, the piece, its route with every
+/// square off the way in `first_steps`). For an attack these are its clearing supports; for a
+/// counter, the defender's deblocking of its own defence route.
+pub fn clearing_routes(board: &Board, route: &Route) -> Vec<(Square, Piece, Route)> {
     let used = route.used_squares() | route.start().bitboard();
     let mut out = Vec::new();
     for o in route.obstacles.iter().filter(|o| o.removable()) {
@@ -115,12 +130,8 @@ fn clearing_moves(board: &Board, attack: &Attack) -> Vec<Support> {
             piece_moves(board, o.square, board.occupied()) & !used,
         );
         if let Some(r) = one_move(board, o.square, to, Finish::Arrive) {
-            out.push(Support {
-                kind: SupportKind::Clear { square: o.square },
-                piece: board.piece_on(o.square).unwrap_or(Piece::Pawn),
-                route: r,
-                in_time: true,
-            });
+            let piece = board.piece_on(o.square).unwrap_or(Piece::Pawn);
+            out.push((o.square, piece, r));
         }
     }
     out

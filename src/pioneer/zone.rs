@@ -17,6 +17,7 @@
 
 use super::attack::{attacks, escape_squares, Attack, Goal, TrajectoryLimits};
 use super::counter::{counters, Counter};
+use super::critical::{linked_zones, LinkedZone};
 use super::support::{supports, Support, SupportKind};
 use crate::rules::{BitBoard, Board, Color};
 
@@ -200,6 +201,9 @@ pub struct Analysis {
     pub zones: Vec<Zone>,
     /// Zones joined by shared pieces.
     pub composites: Vec<Composite>,
+    /// Linked zones: trajectories that take a critical square of a failing zone or of an
+    /// attack given up for its target's escape (`critical`).
+    pub linked: Vec<LinkedZone>,
 }
 
 /// Where the opponent's compensation comes from.
@@ -240,10 +244,12 @@ impl Analysis {
         }
         zones.sort_by_key(|z| z.order_key());
         let composites = merge(&zones);
+        let linked = linked_zones(board, &zones, &rejected);
         Analysis {
             rejected,
             zones,
             composites,
+            linked,
         }
     }
 
