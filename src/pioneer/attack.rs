@@ -246,15 +246,21 @@ pub fn escape_squares(
     attacker_to_move: bool,
 ) -> BitBoard {
     let budget = route.forecast() as i32 - 1 + i32::from(!attacker_to_move);
-    let Some(piece) = board.piece_on(target) else {
-        return BitBoard::EMPTY;
-    };
     let Some(owner) = board.color_on(target) else {
         return BitBoard::EMPTY;
     };
     if budget < 1 || pinned(board, owner).has(target) {
         return BitBoard::EMPTY;
     }
+    flight_squares(board, route, target)
+}
+
+/// The squares the target could run to from the attack along `route` if it were free to move
+/// (no pin, time enough): not controlled by the attacker's side, not hit from the last stop.
+pub fn flight_squares(board: &Board, route: &Route, target: Square) -> BitBoard {
+    let Some(piece) = board.piece_on(target) else {
+        return BitBoard::EMPTY;
+    };
     let occupied = board.occupied() & !route.start().bitboard() & !target.bitboard();
     let penultimate = route.squares[route.squares.len().saturating_sub(2)];
     let still_hit = attack_squares(route.mover, penultimate, occupied);

@@ -17,6 +17,7 @@
 
 use super::attack::{attack_squares, Attack, Goal};
 use super::control::would_control;
+use super::immobility::unpinning_counters;
 use super::mate::flights;
 use super::route::{Assessor, Finish, Route};
 use super::trajectory::{distance, Mover};
@@ -51,6 +52,12 @@ pub enum CounterKind {
     Flight {
         /// The flight square.
         square: Square,
+    },
+    /// Lifts the pin (by the piece on `pinner`) that holds the target, one move before the
+    /// capture, so that the target can run (`immobility`).
+    Unpin {
+        /// Where the pinning piece stands.
+        pinner: Square,
     },
 }
 
@@ -273,6 +280,8 @@ pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<C
             });
         }
     }
+    // (e) Against the capture of a pinned piece: lift the pin in time.
+    out.extend(unpinning_counters(board, attack, attacker_to_move));
     out.sort_by_key(|c| std::cmp::Reverse(c.slack()));
     out
 }

@@ -26,6 +26,7 @@ pub mod critical;
 pub mod fork;
 pub mod goal_change;
 pub mod guide;
+pub mod immobility;
 pub mod mate;
 pub mod moves;
 pub mod plan;

@@ -50,6 +50,7 @@ pub fn counter_text(c: &Counter) -> String {
             format!("{route} leaves the mating net (to {square})")
         }
         CounterKind::Flight { square } => format!("{route} frees {square} for the king"),
+        CounterKind::Unpin { pinner } => format!("{route} lifts the pin by {pinner}"),
     }
 }
 
