@@ -4,15 +4,17 @@
 //! Design note: one object per position — the FEN, the side to move, the check depth — and the
 //! plans best first: confirmed plans by their searched score, then those not checked, then the
 //! refuted ones; zone order breaks ties. A plan is a zone's attack, or a support, counter or
-//! escape of the side to move (`kind`); `trajectory` is the plan's own, `attack` the one it
-//! serves or meets. Every field a person reads in `tropa plan` is here too, as data: squares as
+//! escape of the side to move, or in check an answer to the check (`kind`); `trajectory` is the
+//! plan's own, `attack` the one it serves or meets (for an answer, the checking pieces, with the
+//! goal `check` on the king's square and `answer` saying how it answers: `capture`, `block` or
+//! `flight`). Every field a person reads in `tropa plan` is here too, as data: squares as
 //! "e4", moves in UCI and SAN, scores in centipawns from the plan side's view (or `mate`: moves
 //! to mate, negative when mated).
 
 use super::{check_plans, ranked, CheckLimits, PlanCheck, PlanStatus};
 use crate::pioneer::attack::Goal;
-use crate::pioneer::moves::StepRole;
-use crate::pioneer::plan::{counter_text, step_headline, support_text};
+use crate::pioneer::moves::{CheckAnswer, StepRole};
+use crate::pioneer::plan::{checkers_text, counter_text, step_headline, support_text};
 use crate::pioneer::zone::Analysis;
 use crate::rules::notation::{line_to_san, move_to_san, move_to_uci};
 use crate::rules::{side_name, write_fen, Board, Color, Piece, Square};
@@ -56,22 +58,55 @@ fn trajectory(analysis: &Analysis, check: &PlanCheck) -> (Piece, Vec<Square>, u8
             let piece = check.position.piece_on(target).unwrap_or(Piece::Pawn);
             (piece, vec![target, to], 1)
         }
+        StepRole::AnswerCheck { mv, .. } => {
+            let piece = check.position.piece_on(mv.from).unwrap_or(Piece::King);
+            (piece, vec![mv.from, mv.to], 1)
+        }
+    }
+}
+
+/// How an answer to a check answers it, as JSON.
+fn answer_json(answer: CheckAnswer) -> Value {
+    match answer {
+        CheckAnswer::CaptureChecker { checker } => {
+            json!({ "kind": "capture", "checker": checker.to_string() })
+        }
+        CheckAnswer::Block { checker, square } => {
+            json!({ "kind": "block", "checker": checker.to_string(), "square": square.to_string() })
+        }
+        CheckAnswer::KingFlight { to } => json!({ "kind": "flight", "square": to.to_string() }),
     }
 }
 
 fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
     let zone = check.zone().map(|i| &analysis.zones[i]);
     let attack = match check.role {
-        StepRole::Escape { rejected, .. } => &analysis.rejected[rejected],
-        StepRole::Linked { link, .. } => analysis.linked[link].main_attack(analysis),
-        _ => &zone.expect("a plan other than an escape has a zone").attack,
+        StepRole::Escape { rejected, .. } => Some(&analysis.rejected[rejected]),
+        StepRole::Linked { link, .. } => Some(analysis.linked[link].main_attack(analysis)),
+        StepRole::AnswerCheck { .. } => None,
+        _ => Some(
+            &zone
+                .expect("a zone's attack, support, counter or deblocking has a zone")
+                .attack,
+        ),
     };
-    let goal = match attack.goal {
-        Goal::Capture { target, piece } => {
+    let goal = match attack.map(|a| a.goal) {
+        Some(Goal::Capture { target, piece }) => {
             json!({ "kind": "capture", "square": target.to_string(), "piece": format!("{piece:?}").to_lowercase() })
         }
-        Goal::Promote { square } => json!({ "kind": "promotion", "square": square.to_string() }),
-        Goal::Mate { square } => json!({ "kind": "mate", "square": square.to_string() }),
+        Some(Goal::Promote { square }) => {
+            json!({ "kind": "promotion", "square": square.to_string() })
+        }
+        Some(Goal::Mate { square }) => json!({ "kind": "mate", "square": square.to_string() }),
+        None => {
+            let king = board.king(board.side_to_move());
+            let checkers: Vec<String> = board
+                .checkers()
+                .into_iter()
+                .map(|s| s.to_string())
+                .collect();
+            json!({ "kind": "check", "square": king.to_string(), "checkers": checkers })
+        }
     };
     let counters: Vec<Value> = zone
         .iter()
@@ -90,6 +125,16 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
         StepRole::Escape { .. } => "escape",
         StepRole::Linked { .. } => "linked",
         StepRole::Deblock { .. } => "deblock",
+        StepRole::AnswerCheck { .. } => "answer",
+    };
+    let answer = match check.role {
+        StepRole::AnswerCheck { answer, .. } => answer_json(answer),
+        _ => Value::Null,
+    };
+    let verdict = match (zone, check.role) {
+        (Some(z), _) => format!("{:?}", z.verdict).to_lowercase(),
+        (None, StepRole::AnswerCheck { .. }) => "check".to_string(),
+        (None, _) => "rejected".to_string(),
     };
     let (piece, squares, duration) = trajectory(analysis, check);
     let first_move = check.first_move.map(|mv| {
@@ -125,12 +170,13 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
         "critical": critical,
         "side": side_name(check.side).to_lowercase(),
         "text": step_headline(analysis, board, check.role),
-        "attack": attack.notation(),
+        "attack": attack.map_or_else(|| checkers_text(board), |a| a.notation()),
         "goal": goal,
+        "answer": answer,
         "piece": format!("{piece:?}").to_lowercase(),
         "trajectory": squares.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
         "duration": duration,
-        "verdict": zone.map_or("rejected".to_string(), |z| format!("{:?}", z.verdict).to_lowercase()),
+        "verdict": verdict,
         "counters": counters,
         "supports": supports,
         "after_pass": check.side != board.side_to_move(),
@@ -212,6 +258,42 @@ mod tests {
             _ => 2,
         });
         assert_eq!(ranks, sorted, "best first");
+    }
+
+    #[test]
+    fn answers_to_a_check_say_how_they_answer() {
+        // The queen checks from b4: the bishop blocks on d2, the king steps away.
+        let board = parse_fen("4k3/8/8/8/1q6/8/8/2B1K3 w - - 0 1", false).unwrap();
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let value = plans_json(
+            &board,
+            &analysis,
+            Some(Color::White),
+            CheckLimits::default(),
+        );
+        let plans = value["plans"].as_array().unwrap();
+        assert!(!plans.is_empty());
+        assert!(plans.iter().all(|p| p["kind"] == "answer"), "{value}");
+        let bd2 = plans
+            .iter()
+            .find(|p| p["first_move"]["san"] == "Bd2")
+            .expect("the block");
+        assert_eq!(
+            bd2["answer"],
+            json!({ "kind": "block", "checker": "b4", "square": "d2" })
+        );
+        assert_eq!(
+            bd2["goal"],
+            json!({ "kind": "check", "square": "e1", "checkers": ["b4"] })
+        );
+        assert_eq!(bd2["attack"], "Q b4");
+        assert_eq!(bd2["verdict"], "check");
+        assert_eq!(bd2["trajectory"], json!(["c1", "d2"]));
+        assert_eq!(bd2["zone"], Value::Null);
+        assert!(plans
+            .iter()
+            .filter(|p| p["piece"] == "king")
+            .all(|p| p["answer"]["kind"] == "flight"));
     }
 
     #[test]

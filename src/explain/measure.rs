@@ -1,6 +1,6 @@
 //! How good PIONEER's plans are as moves: the first move of the best confirmed plan of the side
-//! to move (an attack, support, counter or escape), and the first move of every zone PIONEER
-//! calls a win, against the best move of a deeper search.
+//! to move (an attack, support, counter or escape, or in check an answer to it), and the first
+//! move of every zone PIONEER calls a win, against the best move of a deeper search.
 //!
 //! Design note: the plans are checked as `tropa plan` checks them (`check_plans` at its usual
 //! depth); the referee is a separate, deeper search with a fresh table, so that the figure says
@@ -26,7 +26,7 @@ pub struct PositionMeasure {
     /// `Wins`) and the referee's score of it.
     pub win_claims: Vec<(Move, i32)>,
     /// Plans of the side to move checked by the search (its zones' attacks, its supports,
-    /// counters and escapes), whether confirmed or not.
+    /// counters and escapes, its answers to a check), whether confirmed or not.
     pub own_plans: usize,
 }
 

@@ -7,7 +7,8 @@
 //! pass for the opponent's zones) at the same depth as the best move there: a plan whose first
 //! move scores within `CONFIRM_MARGIN` of the best, or keeps a `DECISIVE` advantage, is
 //! *confirmed*; one that scores worse is *refuted*, with the search's line as the refutation. The search never invents a plan: every
-//! checked move is the first step of a zone's trajectory.
+//! checked move is the first step of a zone's trajectory, or, in check, one of PIONEER's answers
+//! to the check (take the checking piece, block its line, the king's flight).
 //!
 //! Design note: a module above both PIONEER and the search (neither knows the other); the
 //! command line and the UCI layer use it. The searches share one engine with a cleared table,
@@ -19,7 +20,7 @@ pub mod measure;
 use crate::pioneer::attack::TrajectoryLimits;
 use crate::pioneer::fork::forks;
 use crate::pioneer::moves::{planned_steps, StepRole};
-use crate::pioneer::plan::{fork_text, report_with, step_headline};
+use crate::pioneer::plan::{checkers_text, fork_text, report_with, step_headline};
 use crate::pioneer::zone::{Analysis, Zone};
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::side_name;
@@ -36,7 +37,8 @@ pub const DECISIVE: i32 = 300;
 /// a plan of the side to move.
 pub const PLAN_MOVES_LEFT: u8 = 3;
 /// At most this many distinct first moves of supports, counters and escapes are checked, so that
-/// a crowded middlegame stays within the time of a move.
+/// a crowded middlegame stays within the time of a move. The answers to a check are all checked:
+/// a check leaves few legal moves.
 pub const MAX_OTHER_MOVES: usize = 16;
 
 /// How deep and how wide each check searches.
@@ -64,8 +66,8 @@ pub enum PlanStatus {
     Confirmed,
     /// The first move scores worse: the line shows why.
     Refuted,
-    /// The first step cannot be played now (a pinned piece, or the opponent's zone while the
-    /// side to move is in check).
+    /// The first step cannot be played now (a pinned piece, a move that does not answer a check,
+    /// or the opponent's zone while the side to move is in check).
     NotPlayable,
 }
 
@@ -91,7 +93,7 @@ pub struct PlanCheck {
 }
 
 impl PlanCheck {
-    /// The zone of the plan (`None` for an escape).
+    /// The zone of the plan (`None` for an escape and for an answer to a check).
     pub fn zone(&self) -> Option<usize> {
         self.role.zone()
     }
@@ -162,7 +164,8 @@ impl Searches {
 /// Checks with the search the first move of every zone of `analysis` (of `board`), then the
 /// other plans of the side to move: the first steps of its supports, of its counters against
 /// the opponent's zones and of its attacked pieces' escapes (`planned_steps`, at most
-/// `PLAN_MOVES_LEFT` moves long, at most `MAX_OTHER_MOVES` distinct moves).
+/// `PLAN_MOVES_LEFT` moves long, at most `MAX_OTHER_MOVES` distinct moves); in check, every
+/// answer to the check instead.
 pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> Vec<PlanCheck> {
     let mut searches = Searches {
         engine: Engine::new(16, 1),
@@ -206,6 +209,10 @@ pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> V
             // An attack that needs longer than the plans looked at needs no escape yet.
             StepRole::Escape { rejected, .. } => {
                 analysis.rejected[rejected].forecast() > PLAN_MOVES_LEFT
+            }
+            StepRole::AnswerCheck { .. } => {
+                out.push(searches.check(step.role, us, board, step.mv));
+                continue;
             }
             _ => false,
         };
@@ -365,16 +372,37 @@ pub fn checked_report(
         });
     let sections = [(None, kept), (Some("Refuted by the search:"), refuted)];
     let mut out = report_with(board, analysis, side, &sections, &notes);
+    let answers: Vec<&PlanCheck> = ranked(checks)
+        .into_iter()
+        .filter(|c| matches!(c.role, StepRole::AnswerCheck { .. }))
+        .filter(|c| side.is_none_or(|s| s == c.side))
+        .collect();
+    if !answers.is_empty() {
+        // The check comes first: nothing else can be played before it is answered.
+        let mut lines = vec![format!(
+            "{} is in check ({}); the answers, best first:",
+            side_name(board.side_to_move()),
+            checkers_text(board)
+        )];
+        for c in answers {
+            lines.push(format!("    {}", step_headline(analysis, board, c.role)));
+            lines.push(format!("      {}", check_text(c, depth)));
+        }
+        out.splice(1..1, lines);
+    }
     // Plans that serve no zone: escapes, and linked zones that revive an attack given up.
-    let lists = [
-        ("Escapes of attacked pieces:", true),
-        ("Linked zones that revive an attack given up:", false),
-    ];
-    for (title, escapes) in lists {
+    for (title, linked) in [
+        ("Escapes of attacked pieces:", false),
+        ("Linked zones that revive an attack given up:", true),
+    ] {
         let plans: Vec<&PlanCheck> = ranked(checks)
             .into_iter()
-            .filter(|c| c.zone().is_none() && side.is_none_or(|s| s == c.side))
-            .filter(|c| matches!(c.role, StepRole::Escape { .. }) == escapes)
+            .filter(|c| match c.role {
+                StepRole::Escape { .. } => !linked,
+                StepRole::Linked { .. } => linked && c.zone().is_none(),
+                _ => false,
+            })
+            .filter(|c| side.is_none_or(|s| s == c.side))
             .collect();
         if !plans.is_empty() {
             out.push(title.to_string());
@@ -551,6 +579,49 @@ mod tests {
                 .any(|m| move_from(&board, m) == mv),
             "{mv}"
         );
+    }
+
+    #[test]
+    fn a_position_in_check_gets_its_answers_as_plans() {
+        // Queen a5 checks along a5–e1: White's answers are the blocks Qd2 and Qc3 and the king's
+        // flights; before the answers were plans it had no playable plan here.
+        let fen = "r1b2rk1/ppp3pp/3p4/q7/2PPnB2/4P3/P1Q2PPP/2R1KB1R w K - 3 16";
+        let (board, checks) = checks(fen);
+        let answers: Vec<&PlanCheck> = checks
+            .iter()
+            .filter(|c| matches!(c.role, StepRole::AnswerCheck { .. }))
+            .collect();
+        assert_eq!(answers.len(), crate::rules::legal_moves(&board).len());
+        for c in &answers {
+            assert_eq!(c.side, Color::White);
+            assert_eq!(c.position, board);
+            assert_eq!(c.zone(), None);
+            assert_eq!(c.line.first(), c.first_move.as_ref());
+        }
+        let top = ranked(&checks)
+            .into_iter()
+            .find(|c| c.side == Color::White)
+            .expect("White's plans");
+        assert_eq!(top.status, PlanStatus::Confirmed, "{top:?}");
+        assert!(matches!(top.role, StepRole::AnswerCheck { .. }), "{top:?}");
+        // The best answer is the search's own best move.
+        assert_eq!(top.best.map(|b| b.0), top.first_move, "{top:?}");
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let report = checked_report(&board, &analysis, None, &checks, 8);
+        assert_eq!(
+            report[1], "White is in check (Q a5); the answers, best first:",
+            "{report:?}"
+        );
+        assert!(
+            report.contains(&"    White: Q c2–d2 blocks the check of the Q a5".to_string()),
+            "{report:?}"
+        );
+        assert!(!report.iter().any(|l| l == "Escapes of attacked pieces:"));
+        let lines = checked_plan_lines(&board, CheckLimits::default(), 1);
+        let (text, search) = lines[0].split_once("; ").unwrap();
+        assert!(text.starts_with("White: "), "{lines:?}");
+        assert!(text.ends_with(" the check of the Q a5") || text.ends_with(" leaves the check"));
+        assert!(search.starts_with("search:  confirmed — 16. "), "{lines:?}");
     }
 
     fn move_from(board: &Board, uci: &str) -> Move {

@@ -6,6 +6,13 @@
 //! and the escapes of its pieces that the opponent attacks. The zone search (`study.rs`) plays
 //! only these; the main search uses them for ordering (`guide.rs`).
 //!
+//! A check is the opponent's attack on the king that has arrived: no trajectory is left to
+//! counter in time, only the last step to answer. The answers are the counters the seed names —
+//! take the attacking piece, block its line, or the object of the attack goes away — so in check
+//! the planned steps are every legal move, each classified as one of them (`CheckAnswer`), one
+//! move long and admitted whatever the moves left: the check must be answered now. The zone
+//! search keeps every evasion in check as it always has (`zone_moves`).
+//!
 //! Design note: every trajectory is admitted only if it can be completed within the moves left
 //! to the side before the horizon (`moves_left`). A move's score for ordering follows the seed:
 //! material first (captures by exchange value, promotions), then the first step along the common
@@ -19,7 +26,10 @@ use super::fork::forks;
 use super::support::clearing_routes;
 use super::zone::Analysis;
 use crate::rules::see::see;
-use crate::rules::{is_capture, legal_moves, BitBoard, Board, Move, Piece, Rank, Square};
+use crate::rules::{
+    is_capture, is_en_passant, legal_moves, BitBoard, Board, Move, Piece, Rank, Square,
+};
+use cozy_chess::get_between_rays;
 
 /// A zone move with what it serves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,11 +89,79 @@ pub enum StepRole {
         /// What the hindering piece it stops does: counter a zone, or let a target escape.
         hindering: Hindering,
     },
+    /// A move of the side in check that answers the check.
+    AnswerCheck {
+        /// The answering move (the step's own move).
+        mv: Move,
+        /// How it answers the check.
+        answer: CheckAnswer,
+    },
+}
+
+/// How a move answers a check: the seed's counters against an attack, applied to the attack on
+/// the king that has arrived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckAnswer {
+    /// The move takes the checking piece (by the king too, or en passant).
+    CaptureChecker {
+        /// The checking piece's square.
+        checker: Square,
+    },
+    /// A piece other than the king steps between the checking piece and the king.
+    Block {
+        /// The checking piece's square.
+        checker: Square,
+        /// The square occupied on the line of the check.
+        square: Square,
+    },
+    /// The king steps out of the check (in a double check the only answer).
+    KingFlight {
+        /// The king's new square.
+        to: Square,
+    },
+}
+
+impl CheckAnswer {
+    /// Rank for listing: captures of the checking piece, then blocks, then flights.
+    fn order(&self) -> u8 {
+        match self {
+            CheckAnswer::CaptureChecker { .. } => 0,
+            CheckAnswer::Block { .. } => 1,
+            CheckAnswer::KingFlight { .. } => 2,
+        }
+    }
+}
+
+/// How the legal move `mv` answers the check on the side to move of `board`; `None` when the
+/// side to move is not in check or the move is no legal answer.
+pub fn check_answer(board: &Board, mv: Move) -> Option<CheckAnswer> {
+    let checkers = board.checkers();
+    if checkers.is_empty() || !board.is_legal(mv) {
+        return None;
+    }
+    let king = board.king(board.side_to_move());
+    if let (Some(checker), 1) = (checkers.next_square(), checkers.len()) {
+        let taken = if is_en_passant(board, mv) {
+            Square::new(mv.to.file(), mv.from.rank())
+        } else {
+            mv.to
+        };
+        if taken == checker {
+            return Some(CheckAnswer::CaptureChecker { checker });
+        }
+        if mv.from != king && get_between_rays(checker, king).has(mv.to) {
+            return Some(CheckAnswer::Block {
+                checker,
+                square: mv.to,
+            });
+        }
+    }
+    (mv.from == king).then_some(CheckAnswer::KingFlight { to: mv.to })
 }
 
 impl StepRole {
-    /// The zone the step serves (`None` for an escape, or a linked trajectory, that serves a
-    /// rejected attack).
+    /// The zone the step serves (`None` for an escape or a linked trajectory that serves a
+    /// rejected attack, and for an answer to a check).
     pub fn zone(&self) -> Option<usize> {
         match *self {
             StepRole::Attack { zone }
@@ -94,7 +172,9 @@ impl StepRole {
                 hindering: Hindering::Counter { zone, .. },
                 ..
             } => Some(zone),
-            StepRole::Escape { .. } | StepRole::Linked { .. } => None,
+            StepRole::Escape { .. } | StepRole::Linked { .. } | StepRole::AnswerCheck { .. } => {
+                None
+            }
         }
     }
 
@@ -104,12 +184,15 @@ impl StepRole {
     fn rank(&self) -> i32 {
         match self {
             StepRole::Support { .. } | StepRole::Linked { .. } => 0,
-            StepRole::Counter { .. } | StepRole::Deblock { .. } | StepRole::Escape { .. } => 1,
+            StepRole::Counter { .. }
+            | StepRole::Deblock { .. }
+            | StepRole::Escape { .. }
+            | StepRole::AnswerCheck { .. } => 1,
             StepRole::Attack { .. } => 2,
         }
     }
 
-    /// A key telling the zones (and rejected attacks) served apart.
+    /// A key telling the zones (and rejected attacks, and the check) served apart.
     fn served(&self, zones: usize) -> usize {
         match *self {
             StepRole::Escape { rejected, .. }
@@ -117,6 +200,7 @@ impl StepRole {
                 hindering: Hindering::Escape { rejected },
                 ..
             } => zones + rejected,
+            StepRole::AnswerCheck { .. } => usize::MAX,
             other => other.zone().unwrap_or_default(),
         }
     }
@@ -160,11 +244,13 @@ impl Collector<'_> {
 /// Every legal first step of the live trajectories of the side to move that can be completed
 /// within `moves_left` own moves, once per trajectory, in the order of the zones: attacks and
 /// supports of its own zones, counters against the opponent's, escapes of its attacked pieces.
-/// Empty in check (the zones do not say how to answer a check).
+/// In check, instead, every legal move as an answer to the check (`StepRole::AnswerCheck`, one
+/// move long, whatever `moves_left`): captures of the checking piece, then blocks, then the
+/// king's flights, each kind in the order of the move generator.
 pub fn planned_steps(board: &Board, analysis: &Analysis, moves_left: u8) -> Vec<PlannedStep> {
     let us = board.side_to_move();
     if !board.checkers().is_empty() {
-        return Vec::new();
+        return check_answers(board);
     }
     let mut c = Collector {
         board,
@@ -239,6 +325,24 @@ pub fn planned_steps(board: &Board, analysis: &Analysis, moves_left: u8) -> Vec<
         }
     }
     c.out
+}
+
+/// Every legal move of the side in check with how it answers the check (see `planned_steps`).
+fn check_answers(board: &Board) -> Vec<PlannedStep> {
+    let mut answers: Vec<(Move, CheckAnswer)> = legal_moves(board)
+        .into_iter()
+        .filter_map(|mv| check_answer(board, mv).map(|answer| (mv, answer)))
+        .collect();
+    // Stable: each kind keeps the generator's order.
+    answers.sort_by_key(|(_, answer)| answer.order());
+    answers
+        .into_iter()
+        .map(|(mv, answer)| PlannedStep {
+            mv,
+            role: StepRole::AnswerCheck { mv, answer },
+            length: 1,
+        })
+        .collect()
 }
 
 /// The zone moves of the side to move with at most `moves_left` own moves before the horizon,
@@ -423,6 +527,120 @@ mod tests {
         planned.sort_by_key(|m| (m.from as u8, m.to as u8));
         planned.dedup();
         assert_eq!(zone, planned);
+    }
+
+    /// The planned steps in check as (SAN, answer), checking that they are exactly the legal
+    /// moves, each once, and that each is the step's own move.
+    fn answers(fen: &str) -> Vec<(String, CheckAnswer)> {
+        let board = parse_fen(fen, false).unwrap();
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let steps = planned_steps(&board, &analysis, 3);
+        let mut planned: Vec<Move> = steps.iter().map(|s| s.mv).collect();
+        let mut legal = legal_moves(&board);
+        planned.sort_by_key(|m| (m.from as u8, m.to as u8, m.promotion.map(|p| p as u8)));
+        legal.sort_by_key(|m| (m.from as u8, m.to as u8, m.promotion.map(|p| p as u8)));
+        assert_eq!(planned, legal, "every legal move once");
+        steps
+            .iter()
+            .map(|s| match s.role {
+                StepRole::AnswerCheck { mv, answer } => {
+                    assert_eq!(mv, s.mv);
+                    assert_eq!(s.length, 1);
+                    assert_eq!(s.role.zone(), None);
+                    (crate::rules::notation::move_to_san(&board, mv), answer)
+                }
+                other => panic!("not an answer to the check: {other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_lone_king_in_check_must_flee() {
+        // The rook on a1 checks along the first rank and covers d1 and f1.
+        let list = answers("4k3/8/8/8/8/8/8/r3K3 w - - 0 1");
+        let mut names: Vec<&str> = list.iter().map(|(m, _)| m.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(names, vec!["Kd2", "Ke2", "Kf2"], "{list:?}");
+        for (_, answer) in &list {
+            assert!(matches!(answer, CheckAnswer::KingFlight { .. }), "{list:?}");
+        }
+        assert!(list.contains(&(
+            "Ke2".to_string(),
+            CheckAnswer::KingFlight { to: Square::E2 }
+        )));
+    }
+
+    #[test]
+    fn a_bishop_blocks_the_queen_check() {
+        let list = answers("4k3/8/8/8/1q6/8/8/2B1K3 w - - 0 1");
+        let block = CheckAnswer::Block {
+            checker: Square::B4,
+            square: Square::D2,
+        };
+        assert!(list.contains(&("Bd2".to_string(), block)), "{list:?}");
+        // Blocks come before the king's flights; no capture is possible.
+        let kinds: Vec<u8> = list.iter().map(|(_, a)| a.order()).collect();
+        assert!(kinds.windows(2).all(|w| w[0] <= w[1]), "{list:?}");
+        assert!(list
+            .iter()
+            .all(|(m, a)| matches!(a, CheckAnswer::Block { .. }) == m.starts_with('B')));
+    }
+
+    #[test]
+    fn the_checking_piece_is_taken() {
+        // The knight takes the checking knight; the king's moves are flights.
+        let list = answers("4k3/8/8/4n3/6K1/5N2/8/8 w - - 0 1");
+        assert_eq!(
+            list[0],
+            (
+                "Nxe5".to_string(),
+                CheckAnswer::CaptureChecker {
+                    checker: Square::E5
+                }
+            ),
+            "{list:?}"
+        );
+        assert_eq!(
+            list.len(),
+            legal_moves(&parse_fen("4k3/8/8/4n3/6K1/5N2/8/8 w - - 0 1", false).unwrap()).len()
+        );
+        // The king taking an unguarded checking rook takes it too; en passant takes the
+        // checking pawn on its own square.
+        let rook = answers("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1");
+        let taken = CheckAnswer::CaptureChecker {
+            checker: Square::E2,
+        };
+        assert_eq!(rook[0], ("Kxe2".to_string(), taken), "{rook:?}");
+        let pawn = answers("4k3/8/8/3pP3/4K3/8/8/8 w - d6 0 1");
+        let taken = CheckAnswer::CaptureChecker {
+            checker: Square::D5,
+        };
+        assert!(pawn.contains(&("exd6".to_string(), taken)), "{pawn:?}");
+        assert!(pawn.contains(&("Kxd5".to_string(), taken)), "{pawn:?}");
+    }
+
+    #[test]
+    fn in_double_check_only_the_king_moves() {
+        // The rook and the bishop both check; the knight could take the bishop in a single
+        // check, but not now.
+        let list = answers("4r1k1/8/8/8/1b6/3N4/8/4K3 w - - 0 1");
+        assert!(!list.is_empty());
+        for (m, answer) in &list {
+            assert!(m.starts_with('K'), "{list:?}");
+            assert!(matches!(answer, CheckAnswer::KingFlight { .. }), "{list:?}");
+        }
+    }
+
+    #[test]
+    fn no_answer_without_a_check() {
+        let board = parse_fen(DIAGRAM_51, false).unwrap();
+        assert!(legal_moves(&board)
+            .into_iter()
+            .all(|mv| check_answer(&board, mv).is_none()));
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        assert!(planned_steps(&board, &analysis, 3)
+            .iter()
+            .all(|s| !matches!(s.role, StepRole::AnswerCheck { .. })));
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! in 3 moves; Black cannot defend in time (R h5–c5–c7 needs 3, has 2)" — followed by the
 //! counter-trajectories (in time, and the nearest late ones) and the support trajectories under
 //! it. Fork trajectories, which serve two independent zones at once, come next, then a few of
-//! the rejected trajectories with their reasons.
+//! the rejected trajectories with their reasons. In check, the answers to the check are worded
+//! as the seed's counters: "White: B c1–d2 blocks the check of the Q b4", "White: N f3×e5 takes
+//! the checking knight", "Black: K g8–h8 leaves the check".
 //!
 //! Design note: the text is built from `Analysis` alone, so the CLI (`tropa plan`), the UCI
 //! option `ShowPlans` (`info string plan …`) and the tests read the same sentences. Squares are
@@ -14,11 +16,11 @@ use super::attack::{route_notation, Goal, TrajectoryLimits};
 use super::counter::{Counter, CounterKind};
 use super::fork::{forks, Fork};
 use super::goal_change::{goal_change_text, goal_changes};
-use super::moves::StepRole;
+use super::moves::{CheckAnswer, StepRole};
 use super::reject::{piece_letter, piece_name};
 use super::support::{Support, SupportKind};
 use super::zone::{Analysis, Compensation, Zone, ZoneOutcome, ZoneVerdict};
-use crate::rules::{side_name, Board, Color, Piece};
+use crate::rules::{is_capture, side_name, Board, Color, Move, Piece};
 
 /// How many rejected trajectories the full report lists.
 pub const REJECTED_SHOWN: usize = 8;
@@ -195,9 +197,51 @@ pub fn headline(analysis: &Analysis, board: &Board, index: usize) -> String {
     }
 }
 
+/// The pieces giving check to the side to move of `board`, in notation: "Q b4", "R e8 and N f6"
+/// (empty when there is no check).
+pub fn checkers_text(board: &Board) -> String {
+    let names: Vec<String> = board
+        .checkers()
+        .into_iter()
+        .map(|sq| format!("{} {sq}", board.piece_on(sq).map_or('?', piece_letter)))
+        .collect();
+    names.join(" and ")
+}
+
+/// An answer to the check in `board` in words: "White: B c1–d2 blocks the check of the Q b4",
+/// "White: N f3×e5 takes the checking knight", "Black: K g8–h8 leaves the check".
+pub fn answer_text(board: &Board, mv: Move, answer: CheckAnswer) -> String {
+    let piece = board.piece_on(mv.from).map_or('?', piece_letter);
+    let joint = if is_capture(board, mv) { '×' } else { '–' };
+    let promotion = mv
+        .promotion
+        .map_or(String::new(), |p| format!("={}", piece_letter(p)));
+    let what = match answer {
+        CheckAnswer::CaptureChecker { checker } => format!(
+            "takes the checking {}",
+            board.piece_on(checker).map_or("piece", piece_name)
+        ),
+        CheckAnswer::Block { checker, .. } => format!(
+            "blocks the check of the {} {checker}",
+            board.piece_on(checker).map_or('?', piece_letter)
+        ),
+        CheckAnswer::KingFlight { .. } if board.checkers().len() > 1 => {
+            "leaves the double check".to_string()
+        }
+        CheckAnswer::KingFlight { .. } => "leaves the check".to_string(),
+    };
+    format!(
+        "{}: {piece} {}{joint}{}{promotion} {what}",
+        side_name(board.side_to_move()),
+        mv.from,
+        mv.to
+    )
+}
+
 /// What a planned step does, in one line: the zone's headline for an attack's first step; for
 /// a support, a counter or an escape, the trajectory with what it does and the attack it
-/// serves or meets: "Black: N c6–d8 defends the target against B e2×a6".
+/// serves or meets: "Black: N c6–d8 defends the target against B e2×a6"; for an answer to a
+/// check, `answer_text`.
 pub fn step_headline(analysis: &Analysis, board: &Board, role: StepRole) -> String {
     match role {
         StepRole::Attack { zone } => headline(analysis, board, zone),
@@ -262,6 +306,7 @@ pub fn step_headline(analysis: &Analysis, board: &Board, role: StepRole) -> Stri
                 a.notation()
             )
         }
+        StepRole::AnswerCheck { mv, answer } => answer_text(board, mv, answer),
     }
 }
 
@@ -329,10 +374,11 @@ pub fn report_of(board: &Board, analysis: &Analysis, side: Option<Color>) -> Vec
     report_with(board, analysis, side, &[(None, zones)], &|_| Vec::new())
 }
 
-/// The report of an analysis with the zones listed in `sections` — each an optional heading
-/// and zone indices in the order shown, numbered on through the sections — and the lines
-/// `notes(zone index)` gives under each zone's own (what a caller learned of the zone
-/// elsewhere, such as a search's check of its first move).
+/// The report of an analysis (its first line says who is to move and counts the zones) with
+/// the zones listed in `sections` — each an optional heading and zone indices in the order
+/// shown, numbered on through the sections — and the lines `notes(zone index)` gives under each
+/// zone's own (what a caller learned of the zone elsewhere, such as a search's check of its
+/// first move).
 pub fn report_with(
     board: &Board,
     analysis: &Analysis,
@@ -446,6 +492,49 @@ mod tests {
             t.contains("counter: K g8–g7 defends the target: needs 1, has 1"),
             "{t}"
         );
+    }
+
+    /// The headlines of the planned steps of the side in check.
+    fn answer_lines(fen: &str) -> Vec<String> {
+        let board = parse_fen(fen, false).unwrap();
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        super::super::moves::planned_steps(&board, &analysis, 3)
+            .iter()
+            .map(|s| step_headline(&analysis, &board, s.role))
+            .collect()
+    }
+
+    #[test]
+    fn answers_to_a_check_in_words() {
+        let block = answer_lines("4k3/8/8/8/1q6/8/8/2B1K3 w - - 0 1");
+        assert!(
+            block.contains(&"White: B c1–d2 blocks the check of the Q b4".to_string()),
+            "{block:?}"
+        );
+        assert!(
+            block.contains(&"White: K e1–f1 leaves the check".to_string()),
+            "{block:?}"
+        );
+        let take = answer_lines("4k3/8/8/4n3/6K1/5N2/8/8 w - - 0 1");
+        assert_eq!(
+            take[0], "White: N f3×e5 takes the checking knight",
+            "{take:?}"
+        );
+        let flight = answer_lines("6k1/8/8/8/8/8/8/4K1R1 b - - 0 1");
+        assert!(
+            flight.contains(&"Black: K g8–h8 leaves the check".to_string()),
+            "{flight:?}"
+        );
+        let double = answer_lines("4r1k1/8/8/8/1b6/3N4/8/4K3 w - - 0 1");
+        assert!(!double.is_empty());
+        assert!(
+            double
+                .iter()
+                .all(|l| l.ends_with("leaves the double check")),
+            "{double:?}"
+        );
+        let board = parse_fen("4r1k1/8/8/8/1b6/3N4/8/4K3 w - - 0 1", false).unwrap();
+        assert_eq!(checkers_text(&board), "B b4 and R e8");
     }
 
     #[test]
