@@ -42,8 +42,9 @@ pub fn measure(
         nodes: u64::MAX,
     };
     let start = Instant::now();
-    let (mut measured, mut good, mut no_plan, mut no_own, mut claims, mut losing) =
-        (0, 0, 0, 0, 0, 0);
+    let (mut measured, mut good, mut no_plan, mut no_own) = (0, 0, 0, 0);
+    // Win claims the report makes (confirmed by the check) and wins by the zone model alone.
+    let (mut claims, mut losing, mut static_claims, mut static_losing) = (0, 0, 0, 0);
     for (k, opening) in file.openings.iter().enumerate() {
         if measured == positions {
             break;
@@ -83,15 +84,21 @@ pub fn measure(
                 )
             }
         };
-        let bad = m.losing_win_claims(MARGIN);
-        claims += m.win_claims.len();
-        losing += bad.len();
+        let bad = m.losing_win_claims(MARGIN, false);
+        let reported = m.win_claims.iter().filter(|c| c.confirmed).count();
+        static_claims += m.win_claims.len();
+        static_losing += bad.len();
+        claims += reported;
+        losing += bad.iter().filter(|c| c.confirmed).count();
         let bad_text: Vec<String> = bad
             .iter()
-            .map(|&(mv, s)| format!("{} {s:+}", move_to_san(board, mv)))
+            .map(|c| {
+                let refuted = if c.confirmed { "" } else { " refuted" };
+                format!("{} {:+}{refuted}", move_to_san(board, c.mv), c.score)
+            })
             .collect();
         say!(
-            "{measured:3} game {:4} ply {ply}: best {} {best_score:+}; {verdict}; win claims {}{}  {}",
+            "{measured:3} game {:4} ply {ply}: best {} {best_score:+}; {verdict}; win claims {} ({reported} confirmed){}  {}",
             opening.number,
             move_to_san(board, best),
             m.win_claims.len(),
@@ -107,7 +114,7 @@ pub fn measure(
         return Err(format!("{}: no game reaches move 15", pgn.display()));
     }
     say!(
-        "{measured} positions: top confirmed plan within {MARGIN} cp of the best move at depth {referee_depth} in {good} ({:.0}%), no confirmed plan in {no_plan} (no plan of its own in {no_own}); {losing} of {claims} claimed wins lose material; {:.0} s",
+        "{measured} positions: top confirmed plan within {MARGIN} cp of the best move at depth {referee_depth} in {good} ({:.0}%), no confirmed plan in {no_plan} (no plan of its own in {no_own}); {losing} of {claims} claimed wins (confirmed by the check) lose material, {static_losing} of {static_claims} wins by the zone model alone; {:.0} s",
         100.0 * good as f64 / measured as f64,
         start.elapsed().as_secs_f64()
     );

@@ -22,9 +22,8 @@ pub struct PositionMeasure {
     /// The first move of the best confirmed plan of the side to move and the referee's score of
     /// it; `None` when no plan of the side to move was confirmed.
     pub top_plan: Option<(Move, i32)>,
-    /// The first move of each zone of the side to move that PIONEER calls a win (verdict
-    /// `Wins`) and the referee's score of it.
-    pub win_claims: Vec<(Move, i32)>,
+    /// Each zone of the side to move that wins by the zone model (verdict `Wins`).
+    pub win_claims: Vec<WinClaim>,
     /// Plans of the side to move checked by the search (its zones' attacks, its supports,
     /// counters and escapes, its answers to a check), whether confirmed or not.
     pub own_plans: usize,
@@ -36,18 +35,33 @@ impl PositionMeasure {
         matches!((self.best, self.top_plan), (Some((_, best)), Some((_, plan))) if plan >= best - margin)
     }
 
-    /// The win claims whose first move the referee scores more than `margin` below its best
+    /// The win claims (only those the report makes, confirmed by the check, if
+    /// `reported_only`) whose first move the referee scores more than `margin` below its best
     /// and below −`margin` outright: claimed wins that lose material.
-    pub fn losing_win_claims(&self, margin: i32) -> Vec<(Move, i32)> {
+    pub fn losing_win_claims(&self, margin: i32, reported_only: bool) -> Vec<WinClaim> {
         let Some((_, best)) = self.best else {
             return Vec::new();
         };
         self.win_claims
             .iter()
             .copied()
-            .filter(|&(_, score)| score < best - margin && score < -margin)
+            .filter(|c| c.confirmed || !reported_only)
+            .filter(|c| c.score < best - margin && c.score < -margin)
             .collect()
     }
+}
+
+/// A zone that wins by the zone model: its first move, the referee's score of it, and whether
+/// the plan check confirmed it (the report calls only those a win; the refuted ones are listed
+/// as refuted).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WinClaim {
+    /// The zone's first move.
+    pub mv: Move,
+    /// The referee's score of it (centipawns, side to move's view).
+    pub score: i32,
+    /// Did the plan check confirm it?
+    pub confirmed: bool,
 }
 
 /// Measures `board`: its plans checked with `check`, then the referee searches with `referee`.
@@ -63,11 +77,11 @@ pub fn measure_position(
         .into_iter()
         .find(|c| c.side == us && c.status == PlanStatus::Confirmed)
         .and_then(|c| c.first_move);
-    let claims: Vec<Move> = checks
+    let claims: Vec<(Move, bool)> = checks
         .iter()
         .filter(|c| c.side == us)
         .filter(|c| matches!(c.role, StepRole::Attack { zone } if analysis.zones[zone].verdict == ZoneVerdict::Wins))
-        .filter_map(|c| c.first_move)
+        .filter_map(|c| c.first_move.map(|mv| (mv, c.status == PlanStatus::Confirmed)))
         .collect();
     let mut engine = Engine::new(64, 1);
     engine.clear();
@@ -81,8 +95,12 @@ pub fn measure_position(
     };
     let top_plan = top.map(|mv| (mv, score_of(mv)));
     let mut win_claims = Vec::new();
-    for mv in claims {
-        win_claims.push((mv, score_of(mv)));
+    for (mv, confirmed) in claims {
+        win_claims.push(WinClaim {
+            mv,
+            score: score_of(mv),
+            confirmed,
+        });
     }
     PositionMeasure {
         best: root.best.map(|mv| (mv, root.score)),
@@ -113,9 +131,14 @@ mod tests {
         };
         let m = measure_position(&board, CheckLimits::default(), referee);
         let qxa2: Move = "g8a2".parse().unwrap();
-        assert!(m.win_claims.iter().any(|&(mv, _)| mv == qxa2), "{m:?}");
+        assert!(m.win_claims.iter().any(|c| c.mv == qxa2), "{m:?}");
         assert!(
-            m.losing_win_claims(100).iter().any(|&(mv, _)| mv == qxa2),
+            m.losing_win_claims(100, false).iter().any(|c| c.mv == qxa2),
+            "{m:?}"
+        );
+        // The check refutes it, so the report does not call it a win.
+        assert!(
+            m.losing_win_claims(100, true).iter().all(|c| c.mv != qxa2),
             "{m:?}"
         );
         assert!(m.top_plan.is_none_or(|(mv, _)| mv != qxa2), "{m:?}");

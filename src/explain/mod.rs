@@ -20,7 +20,7 @@ pub mod measure;
 use crate::pioneer::attack::TrajectoryLimits;
 use crate::pioneer::fork::forks;
 use crate::pioneer::moves::{planned_steps, StepRole};
-use crate::pioneer::plan::{checkers_text, fork_text, report_with, step_headline};
+use crate::pioneer::plan::{checkers_text, fork_text, report_with, step_headline, Section};
 use crate::pioneer::zone::{Analysis, Zone};
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::side_name;
@@ -370,7 +370,18 @@ pub fn checked_report(
                 .iter()
                 .any(|c| c.zone() == Some(zone) && c.status != PlanStatus::Refuted)
         });
-    let sections = [(None, kept), (Some("Refuted by the search:"), refuted)];
+    let sections = [
+        Section {
+            heading: None,
+            zones: kept,
+            refuted: false,
+        },
+        Section {
+            heading: Some("Refuted by the search:"),
+            zones: refuted,
+            refuted: true,
+        },
+    ];
     let mut out = report_with(board, analysis, side, &sections, &notes);
     let answers: Vec<&PlanCheck> = ranked(checks)
         .into_iter()
@@ -458,6 +469,19 @@ mod tests {
         assert_ne!(best, qxa2);
         assert!(check.score < best_score - CONFIRM_MARGIN);
         assert!(check_text(check, 8).starts_with("search:  refuted — 25... Qxa2 "));
+        // The report lists it as refuted and does not call it a win.
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let report = checked_report(&board, &analysis, None, &checks, 8);
+        let refuted = report
+            .iter()
+            .position(|l| l == "Refuted by the search:")
+            .expect("a refuted section");
+        let line = report[refuted..]
+            .iter()
+            .find(|l| l.contains("Q g8×a2"))
+            .expect("the capture among the refuted");
+        assert!(line.contains("would win the a2 pawn"), "{line}");
+        assert!(!report.iter().any(|l| l.contains("Q g8×a2 wins")), "{report:?}");
     }
 
     #[test]

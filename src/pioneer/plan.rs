@@ -112,6 +112,12 @@ pub fn support_text(zone: &Zone, s: &Support) -> String {
 /// The headline of a zone: "White: R e1–a1×a7 wins the pawn on a7 in 3 moves; Black cannot
 /// defend in time (R h5–c5–c7 needs 3, has 2)".
 pub fn headline(analysis: &Analysis, board: &Board, index: usize) -> String {
+    zone_headline(analysis, board, index, false)
+}
+
+/// The headline of a zone; a zone the search `refuted` is not called a win ("would win … by
+/// the zone's timing; the search refutes it").
+fn zone_headline(analysis: &Analysis, board: &Board, index: usize, refuted: bool) -> String {
     let zone = &analysis.zones[index];
     let a = &zone.attack;
     let side = side_name(a.side);
@@ -126,12 +132,18 @@ pub fn headline(analysis: &Analysis, board: &Board, index: usize) -> String {
         .max_by_key(|c| c.slack());
     match zone.verdict {
         ZoneVerdict::Wins => {
-            let verb = match a.goal {
-                Goal::Capture { .. } => "wins",
-                Goal::Promote { .. } => "reaches",
-                Goal::Mate { .. } => "gives",
+            let verb = match (a.goal, refuted) {
+                (Goal::Capture { .. }, false) => "wins",
+                (Goal::Promote { .. }, false) => "reaches",
+                (Goal::Mate { .. }, false) => "gives",
+                (Goal::Capture { .. }, true) => "would win",
+                (Goal::Promote { .. }, true) => "would reach",
+                (Goal::Mate { .. }, true) => "would give",
             };
             let mut text = format!("{side}: {} {verb} {aim}", a.notation());
+            if refuted {
+                text.push_str(" by the zone's timing, but the search refutes it");
+            }
             match nearest_late {
                 Some(c) => {
                     let verb = match a.goal {
@@ -362,6 +374,17 @@ pub fn fork_text(analysis: &Analysis, fork: &Fork) -> String {
     )
 }
 
+/// A list of zones in a report, numbered on from the list before it.
+#[derive(Clone, Debug)]
+pub struct Section<'a> {
+    /// The heading printed above the list, if any.
+    pub heading: Option<&'a str>,
+    /// Indices of the zones, in the order shown.
+    pub zones: Vec<usize>,
+    /// The search refuted these zones: a winning one is not called a win.
+    pub refuted: bool,
+}
+
 /// The full report: every zone of the chosen side (or both), the forks and some rejections.
 pub fn report(board: &Board, side: Option<Color>, limits: TrajectoryLimits) -> Vec<String> {
     let analysis = Analysis::new(board, limits);
@@ -371,7 +394,12 @@ pub fn report(board: &Board, side: Option<Color>, limits: TrajectoryLimits) -> V
 /// The report of an analysis already made.
 pub fn report_of(board: &Board, analysis: &Analysis, side: Option<Color>) -> Vec<String> {
     let zones: Vec<usize> = (0..analysis.zones.len()).collect();
-    report_with(board, analysis, side, &[(None, zones)], &|_| Vec::new())
+    let all = Section {
+        heading: None,
+        zones,
+        refuted: false,
+    };
+    report_with(board, analysis, side, &[all], &|_| Vec::new())
 }
 
 /// The report of an analysis (its first line says who is to move and counts the zones) with
@@ -383,7 +411,7 @@ pub fn report_with(
     board: &Board,
     analysis: &Analysis,
     side: Option<Color>,
-    sections: &[(Option<&str>, Vec<usize>)],
+    sections: &[Section],
     notes: &dyn Fn(usize) -> Vec<String>,
 ) -> Vec<String> {
     let mut out = Vec::new();
@@ -397,18 +425,23 @@ pub fn report_with(
     ));
     let changes = goal_changes(analysis);
     let mut number = 0;
-    for (heading, zones) in sections {
-        let shown: Vec<usize> = zones
+    for section in sections {
+        let shown: Vec<usize> = section
+            .zones
             .iter()
             .copied()
             .filter(|&i| side.is_none_or(|s| s == analysis.zones[i].side()))
             .collect();
-        if let (Some(heading), false) = (heading, shown.is_empty()) {
+        if let (Some(heading), false) = (section.heading, shown.is_empty()) {
             out.push(heading.to_string());
         }
         for i in shown {
             number += 1;
-            out.push(format!("{number:2}. {}", headline(analysis, board, i)));
+            let refuted = section.refuted;
+            out.push(format!(
+                "{number:2}. {}",
+                zone_headline(analysis, board, i, refuted)
+            ));
             let changes = changes
                 .iter()
                 .filter(|g| g.zone == i)
