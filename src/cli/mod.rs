@@ -151,9 +151,10 @@ pub enum Command {
         /// Time the analysis over the bench positions instead (median, worst, zones).
         #[arg(long)]
         bench: bool,
-        /// Depth of the search that checks each plan's first move.
-        #[arg(long, default_value_t = 8, value_parser = args::depth())]
-        check_depth: i32,
+        /// Depth of the search that checks each plan's first move (default: depth 8, then 10
+        /// while a node budget allows).
+        #[arg(long, value_parser = args::depth())]
+        check_depth: Option<i32>,
         /// Show PIONEER's plans without checking them by the search.
         #[arg(long)]
         no_check: bool,
@@ -335,6 +336,11 @@ impl PositionLimits {
     }
 }
 
+/// The plan check of `--check-depth`: one round at that depth, or the default rounds.
+fn check_limits(check_depth: Option<i32>) -> crate::explain::CheckLimits {
+    check_depth.map_or_else(Default::default, crate::explain::CheckLimits::fixed)
+}
+
 /// Runs the command line; returns the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
@@ -394,7 +400,7 @@ pub fn main() -> i32 {
             positions,
             referee_depth,
             ..
-        }) => plan_measure::measure(&games, positions, check_depth, referee_depth),
+        }) => plan_measure::measure(&games, positions, check_limits(check_depth), referee_depth),
         Some(Command::Plan {
             fen,
             side,
@@ -411,7 +417,7 @@ pub fn main() -> i32 {
             svg.as_deref(),
             top,
             bench,
-            (!no_check).then_some(check_depth),
+            (!no_check).then(|| check_limits(check_depth)),
             json,
         ),
         Some(Command::Study {

@@ -27,8 +27,8 @@ fn parse_side(side: Option<&str>) -> Result<Option<Color>, String> {
     }
 }
 
-/// `tropa plan`: the plans of a position, each first move checked by a search of
-/// `check_depth` plies unless that is `None`, as text or (`json`) as one JSON object,
+/// `tropa plan`: the plans of a position, each first move checked by the search within
+/// `check` unless that is `None`, as text or (`json`) as one JSON object,
 /// optionally drawn as SVG; or, with `--bench`, the time of the analysis over the bench
 /// positions.
 pub fn plan(
@@ -37,7 +37,7 @@ pub fn plan(
     svg: Option<&Path>,
     top: usize,
     bench: bool,
-    check_depth: Option<i32>,
+    check: Option<CheckLimits>,
     json: bool,
 ) -> Result<(), String> {
     let side = parse_side(side)?;
@@ -51,26 +51,16 @@ pub fn plan(
     let start = Instant::now();
     let analysis = Analysis::new(&board, TrajectoryLimits::default());
     if json {
-        let limits = CheckLimits {
-            depth: check_depth.unwrap_or(CheckLimits::default().depth),
-            ..CheckLimits::default()
-        };
+        let limits = check.unwrap_or_default();
         say!("{}", plans_json(&board, &analysis, side, limits));
         return Ok(());
     }
     // The zones in the order the text numbers them: best first when checked.
-    let (report, order): (Vec<String>, Vec<usize>) = match check_depth {
-        Some(depth) => {
-            let limits = CheckLimits {
-                depth,
-                ..CheckLimits::default()
-            };
+    let (report, order): (Vec<String>, Vec<usize>) = match check {
+        Some(limits) => {
             let checks = check_plans(&board, &analysis, limits);
             let order = zone_order(&checks);
-            (
-                checked_report(&board, &analysis, side, &checks, depth),
-                order,
-            )
+            (checked_report(&board, &analysis, side, &checks), order)
         }
         None => (
             report_of(&board, &analysis, side),

@@ -23,23 +23,19 @@ const FIRST_PLY: usize = 28;
 /// Spread of the positions over the plies after it.
 const PLY_SPREAD: usize = 32;
 
-/// Measures `positions` positions of `pgn` with plans checked at `check_depth` and a referee
+/// Measures `positions` positions of `pgn` with plans checked within `check` and a referee
 /// search of `referee_depth`; one line per position, then the totals.
 pub fn measure(
     pgn: &Path,
     positions: usize,
-    check_depth: i32,
+    check: CheckLimits,
     referee_depth: i32,
 ) -> Result<(), String> {
     let bytes = std::fs::read(pgn).map_err(|e| format!("{}: {e}", pgn.display()))?;
     let file = read_pgn(&bytes, &pgn.display().to_string(), FIRST_PLY + PLY_SPREAD)?;
-    let check = CheckLimits {
-        depth: check_depth,
-        ..CheckLimits::default()
-    };
     let referee = CheckLimits {
-        depth: referee_depth,
         nodes: u64::MAX,
+        ..CheckLimits::fixed(referee_depth)
     };
     let start = Instant::now();
     let (mut measured, mut good, mut no_plan, mut no_own) = (0, 0, 0, 0);

@@ -211,7 +211,7 @@ pub fn plans_json(
     json!({
         "fen": write_fen(board, false),
         "side_to_move": side_name(board.side_to_move()).to_lowercase(),
-        "check_depth": limits.depth,
+        "check_depth": checks.iter().map(|c| c.depth).max().unwrap_or(limits.depth),
         "plans": plans,
     })
 }

@@ -126,8 +126,8 @@ mod tests {
         )
         .unwrap();
         let referee = CheckLimits {
-            depth: 10,
             nodes: 2_000_000,
+            ..CheckLimits::fixed(10)
         };
         let m = measure_position(&board, CheckLimits::default(), referee);
         let qxa2: Move = "g8a2".parse().unwrap();

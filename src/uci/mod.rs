@@ -565,7 +565,7 @@ mod tests {
         assert!(
             plans
                 .iter()
-                .any(|l| l.contains("; search:  confirmed — ") && l.contains("(depth 8")),
+                .any(|l| l.contains("; search:  confirmed — ") && l.contains("(depth ")),
             "{out}"
         );
         let first_plan = out.find("info string plan").unwrap();
