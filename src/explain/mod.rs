@@ -16,16 +16,14 @@
 
 pub mod json;
 pub mod measure;
+pub mod report;
 
-use crate::pioneer::attack::TrajectoryLimits;
-use crate::pioneer::fork::forks;
+pub use report::{check_text, checked_plan_lines, checked_report};
+
 use crate::pioneer::moves::{planned_steps, StepRole};
-use crate::pioneer::plan::{checkers_text, fork_text, report_with, step_headline, Section};
 use crate::pioneer::zone::{Analysis, Zone};
-use crate::rules::notation::{line_to_numbered_san, move_to_san};
-use crate::rules::side_name;
 use crate::rules::{Board, Color, Game, Move, Piece, Rank};
-use crate::search::{Engine, Limits, Score, SearchControl, Silent};
+use crate::search::{Engine, Limits, SearchControl, Silent};
 
 /// A first move scoring at most this many centipawns below the best move at the same depth
 /// confirms its plan.
@@ -305,41 +303,6 @@ pub(crate) fn run(
     engine.search(&game, &limits, &SearchControl::new(), &mut Silent)
 }
 
-/// A score from the plan side's view in words: pawns with a sign, or a mate.
-fn score_text(score: i32) -> String {
-    match Score::from_internal(score) {
-        Score::Centipawns(cp) => format!("{:+.2}", cp as f64 / 100.0),
-        Score::Mate(n) if n > 0 => format!("mates in {n}"),
-        Score::Mate(n) => format!("is mated in {}", -n),
-    }
-}
-
-/// The line under a zone that says what the search made of its first move.
-pub fn check_text(check: &PlanCheck) -> String {
-    let verdict = match check.status {
-        PlanStatus::Confirmed => "confirmed",
-        PlanStatus::Refuted => "refuted",
-        PlanStatus::NotPlayable => {
-            return "search:  not checked — its first step cannot be played now".to_string()
-        }
-    };
-    let best = match (check.best, check.first_move) {
-        (Some((best, score)), Some(mv)) if best != mv => format!(
-            "; best {} {}",
-            move_to_san(&check.position, best),
-            score_text(score)
-        ),
-        _ => "; the best move".to_string(),
-    };
-    format!(
-        "search:  {verdict} — {}: {} for {} (depth {}{best})",
-        line_to_numbered_san(&check.position, &check.line),
-        score_text(check.score),
-        side_name(check.side),
-        check.depth
-    )
-}
-
 /// The checks best first: confirmed plans by their searched score, then those not checked,
 /// then the refuted ones; the order of `check_plans` (zones in PIONEER's order, then the other
 /// plans of the side to move) breaks ties.
@@ -362,140 +325,6 @@ pub fn zone_order(checks: &[PlanCheck]) -> Vec<usize> {
         }
     }
     order
-}
-
-/// One line per plan, best first as `ranked` orders them, each with what the search made of its
-/// first move, then one per fork: the lines of UCI's `ShowPlans` (`info string plan …`).
-pub fn checked_plan_lines(board: &Board, limits: CheckLimits, max: usize) -> Vec<String> {
-    let analysis = Analysis::new(board, TrajectoryLimits::default());
-    let checks = check_plans(board, &analysis, limits);
-    let mut out: Vec<String> = ranked(&checks)
-        .into_iter()
-        .take(max)
-        .map(|c| {
-            format!(
-                "{}; {}",
-                step_headline(&analysis, board, c.role),
-                check_text(c)
-            )
-        })
-        .collect();
-    out.extend(
-        forks(board, &analysis, 2)
-            .iter()
-            .map(|f| fork_text(&analysis, f)),
-    );
-    out
-}
-
-/// PIONEER's report of `board` with every zone's check by the search (`checks`, made by
-/// `check_plans`) under it, the plans best first and the refuted ones in a list of
-/// their own: the zones numbered in the order of `ranked`.
-pub fn checked_report(
-    board: &Board,
-    analysis: &Analysis,
-    side: Option<Color>,
-    checks: &[PlanCheck],
-) -> Vec<String> {
-    // Under a zone: its attack's check, then each other plan that serves or meets it (a
-    // trajectory with several first steps once, with the check of every step).
-    let notes = |zone: usize| -> Vec<String> {
-        let zone_checks: Vec<&PlanCheck> = ranked(checks)
-            .into_iter()
-            .filter(|c| c.zone() == Some(zone))
-            .collect();
-        let mut roles: Vec<StepRole> = Vec::new();
-        for c in &zone_checks {
-            if !roles.contains(&c.role) {
-                roles.push(c.role);
-            }
-        }
-        roles.sort_by_key(|role| !matches!(role, StepRole::Attack { .. }));
-        let mut lines = Vec::new();
-        for role in roles {
-            if !matches!(role, StepRole::Attack { .. }) {
-                lines.push(format!("plan:    {}", step_headline(analysis, board, role)));
-            }
-            for c in zone_checks.iter().filter(|c| c.role == role) {
-                lines.push(check_text(c));
-            }
-        }
-        lines
-    };
-    let (kept, refuted): (Vec<usize>, Vec<usize>) =
-        zone_order(checks).into_iter().partition(|&zone| {
-            checks
-                .iter()
-                .any(|c| c.zone() == Some(zone) && c.status != PlanStatus::Refuted)
-        });
-    let sections = [
-        Section {
-            heading: None,
-            zones: kept,
-            refuted: false,
-        },
-        Section {
-            heading: Some("Refuted by the search:"),
-            zones: refuted,
-            refuted: true,
-        },
-    ];
-    let mut out = report_with(board, analysis, side, &sections, &notes);
-    let answers: Vec<&PlanCheck> = ranked(checks)
-        .into_iter()
-        .filter(|c| matches!(c.role, StepRole::AnswerCheck { .. }))
-        .filter(|c| side.is_none_or(|s| s == c.side))
-        .collect();
-    if !answers.is_empty() {
-        // The check comes first: nothing else can be played before it is answered.
-        let mut lines = vec![format!(
-            "{} is in check ({}); the answers, best first:",
-            side_name(board.side_to_move()),
-            checkers_text(board)
-        )];
-        for c in answers {
-            lines.push(format!("    {}", step_headline(analysis, board, c.role)));
-            lines.push(format!("      {}", check_text(c)));
-        }
-        out.splice(1..1, lines);
-    }
-    // Plans that serve no zone: escapes, and linked zones that revive an attack given up.
-    for (title, linked) in [
-        ("Escapes of attacked pieces:", false),
-        ("Linked zones that revive an attack given up:", true),
-    ] {
-        let plans: Vec<&PlanCheck> = ranked(checks)
-            .into_iter()
-            .filter(|c| match c.role {
-                StepRole::Escape { .. } => !linked,
-                StepRole::Linked { .. } => linked && c.zone().is_none(),
-                _ => false,
-            })
-            .filter(|c| side.is_none_or(|s| s == c.side))
-            .collect();
-        if !plans.is_empty() {
-            out.push(title.to_string());
-            for c in plans {
-                out.push(format!("    {}", step_headline(analysis, board, c.role)));
-                out.push(format!("      {}", check_text(c)));
-            }
-        }
-    }
-    let (confirmed, refuted) = checks
-        .iter()
-        .filter(|c| side.is_none_or(|s| s == c.side))
-        .fold((0, 0), |(c, r), check| match check.status {
-            PlanStatus::Confirmed => (c + 1, r),
-            PlanStatus::Refuted => (c, r + 1),
-            PlanStatus::NotPlayable => (c, r),
-        });
-    out.push(format!(
-        "Checked by the search at depth {}: {confirmed} confirmed, {refuted} refuted (a first move more than {:.2} below the best is refuted unless it keeps {:+.2}; the opponent's plans are played after a pass).",
-        checks.iter().map(|c| c.depth).max().unwrap_or(0),
-        CONFIRM_MARGIN as f64 / 100.0,
-        DECISIVE as f64 / 100.0
-    ));
-    out
 }
 
 #[cfg(test)]

@@ -177,12 +177,9 @@ pub fn critical_squares(zones: &[Zone], rejected: &[Attack]) -> Vec<CriticalSqua
 pub fn linked_zones(board: &Board, zones: &[Zone], rejected: &[Attack]) -> Vec<LinkedZone> {
     let mut out: Vec<LinkedZone> = Vec::new();
     for critical in critical_squares(zones, rejected) {
-        let (attack, counters) = match critical.hindering {
-            Hindering::Counter { zone, .. } => {
-                let z = &zones[zone];
-                (&z.attack, Some(&z.counters))
-            }
-            Hindering::Escape { rejected: index } => (&rejected[index], None),
+        let attack = match critical.hindering {
+            Hindering::Counter { zone, .. } => &zones[zone].attack,
+            Hindering::Escape { rejected: index } => &rejected[index],
         };
         let side = attack.side;
         let to_move = board.side_to_move() == side;
@@ -221,23 +218,10 @@ pub fn linked_zones(board: &Board, zones: &[Zone], rejected: &[Attack]) -> Vec<L
             let Some(after) = moved(board, from, route.end()) else {
                 continue;
             };
-            let tempi = route.forecast();
-            let (stops_hinderer, wins) = match counters {
-                Some(_) => {
-                    let z = Zone::form(&after, attack.clone(), to_move);
-                    composite_verdict(&z.counters, critical.hinderer, tempi)
-                }
-                None => {
-                    let Goal::Capture { target, .. } = attack.goal else {
-                        continue;
-                    };
-                    let escapes = escape_squares(&after, &attack.route, target, to_move);
-                    let mut live = attack.clone();
-                    live.rejections.clear();
-                    let z = Zone::form(&after, live, to_move);
-                    let (_, wins) = composite_verdict(&z.counters, critical.hinderer, tempi);
-                    (escapes.is_empty(), escapes.is_empty() && wins)
-                }
+            let Some((stops_hinderer, wins)) =
+                composite(&after, attack, &critical, to_move, route.forecast())
+            else {
+                continue;
             };
             out.push(LinkedZone {
                 critical,
@@ -273,6 +257,35 @@ fn moved(board: &Board, from: Square, to: Square) -> Option<Board> {
     *builder.square_mut(from) = None;
     *builder.square_mut(to) = piece;
     builder.build().ok()
+}
+
+/// Judges the composite zone of `attack` on `after`, the board with the linked piece in place,
+/// the opponent having `tempi` moves more: (the hindering piece is stopped, the composite
+/// wins). For an attack given up for its target's escape, the target must have no escape left.
+fn composite(
+    after: &Board,
+    attack: &Attack,
+    critical: &CriticalSquare,
+    attacker_to_move: bool,
+    tempi: u8,
+) -> Option<(bool, bool)> {
+    match critical.hindering {
+        Hindering::Counter { .. } => {
+            let z = Zone::form(after, attack.clone(), attacker_to_move);
+            Some(composite_verdict(&z.counters, critical.hinderer, tempi))
+        }
+        Hindering::Escape { .. } => {
+            let Goal::Capture { target, .. } = attack.goal else {
+                return None;
+            };
+            let escapes = escape_squares(after, &attack.route, target, attacker_to_move);
+            let mut live = attack.clone();
+            live.rejections.clear();
+            let z = Zone::form(after, live, attacker_to_move);
+            let (_, wins) = composite_verdict(&z.counters, critical.hinderer, tempi);
+            Some((escapes.is_empty(), escapes.is_empty() && wins))
+        }
+    }
 }
 
 /// Judges a composite zone from the main zone's counters on the board with the linked piece in

@@ -15,23 +15,16 @@
 
 use super::attack::{flight_squares, Attack, Goal};
 use super::counter::{best_route, budget, Counter, CounterKind, NEAR_MISS};
+use super::route::pins;
 use crate::rules::{BitBoard, Board, Piece, Square};
-use cozy_chess::{
-    get_between_rays, get_bishop_moves, get_king_moves, get_line_rays, get_rook_moves,
-};
+use cozy_chess::{get_between_rays, get_king_moves, get_line_rays};
 
 /// The enemy piece that pins the piece on `square` to its own king, if any.
 pub fn pinner_of(board: &Board, square: Square) -> Option<Square> {
     let color = board.color_on(square)?;
-    let king = board.king(color);
-    let enemy = board.colors(!color);
-    let diagonal = (board.pieces(Piece::Bishop) | board.pieces(Piece::Queen)) & enemy;
-    let straight = (board.pieces(Piece::Rook) | board.pieces(Piece::Queen)) & enemy;
-    let snipers =
-        (get_bishop_moves(king, enemy) & diagonal) | (get_rook_moves(king, enemy) & straight);
-    snipers
+    pins(board, color)
         .into_iter()
-        .find(|&sniper| get_between_rays(king, sniper) & board.occupied() == square.bitboard())
+        .find_map(|(pinned, pinner)| (pinned == square).then_some(pinner))
 }
 
 /// The defender's counters that lift the pin holding the target of `attack`: the best route of

@@ -159,17 +159,24 @@ impl Route {
 
 /// Pieces of `color` pinned to their own king.
 pub fn pinned(board: &Board, color: Color) -> BitBoard {
+    pins(board, color)
+        .into_iter()
+        .fold(BitBoard::EMPTY, |a, (piece, _)| a | piece.bitboard())
+}
+
+/// The pins on `color`'s pieces: (the pinned piece's square, the pinning piece's square).
+pub fn pins(board: &Board, color: Color) -> Vec<(Square, Square)> {
     let king = board.king(color);
     let enemy = board.colors(!color);
     let diagonal = (board.pieces(Piece::Bishop) | board.pieces(Piece::Queen)) & enemy;
     let straight = (board.pieces(Piece::Rook) | board.pieces(Piece::Queen)) & enemy;
     let snipers =
         (get_bishop_moves(king, enemy) & diagonal) | (get_rook_moves(king, enemy) & straight);
-    let mut out = BitBoard::EMPTY;
+    let mut out = Vec::new();
     for sniper in snipers {
         let between = get_between_rays(king, sniper) & board.occupied();
         if between.len() == 1 && !(between & board.colors(color)).is_empty() {
-            out |= between;
+            out.extend(between.next_square().map(|piece| (piece, sniper)));
         }
     }
     out
