@@ -403,8 +403,8 @@ pub fn report_of(board: &Board, analysis: &Analysis, side: Option<Color>) -> Vec
 }
 
 /// The report of an analysis (its first line says who is to move and counts the zones) with
-/// the zones listed in `sections` — each an optional heading and zone indices in the order
-/// shown, numbered on through the sections — and the lines `notes(zone index)` gives under each
+/// the zones listed in `sections` (`Section`: an optional heading, zone indices in the order
+/// shown, numbered on through the sections) and the lines `notes(zone index)` gives under each
 /// zone's own (what a caller learned of the zone elsewhere, such as a search's check of its
 /// first move).
 pub fn report_with(
