@@ -11,10 +11,11 @@
 //! "e4", moves in UCI and SAN, scores in centipawns from the plan side's view (or `mate`: moves
 //! to mate, negative when mated).
 
+use super::report::plan_headline;
 use super::{check_plans, ranked, CheckLimits, PlanCheck, PlanStatus};
 use crate::pioneer::attack::Goal;
 use crate::pioneer::moves::{CheckAnswer, StepRole};
-use crate::pioneer::plan::{checkers_text, counter_text, step_headline, support_text};
+use crate::pioneer::plan::{checkers_text, counter_text, support_text};
 use crate::pioneer::zone::Analysis;
 use crate::rules::notation::{line_to_san, move_to_san, move_to_uci};
 use crate::rules::{side_name, write_fen, Board, Color, Piece, Square};
@@ -169,7 +170,7 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
         "zone": check.zone().map(|i| i + 1),
         "critical": critical,
         "side": side_name(check.side).to_lowercase(),
-        "text": step_headline(analysis, board, check.role),
+        "text": plan_headline(analysis, board, check),
         "attack": attack.map_or_else(|| checkers_text(board), |a| a.notation()),
         "goal": goal,
         "answer": answer,
@@ -245,6 +246,9 @@ mod tests {
         assert_eq!(refuted["trajectory"], json!(["g8", "a2"]));
         assert_eq!(refuted["goal"]["kind"], "capture");
         assert_eq!(refuted["kind"], "attack");
+        // Not called a win once the search refutes it.
+        let words = refuted["text"].as_str().unwrap();
+        assert!(words.contains("would win the a2 pawn"), "{words}");
         assert!(refuted["score"]["cp"].as_i64().unwrap() < -100);
         assert_eq!(back["side_to_move"], "black");
         let ranks: Vec<&str> = plans

@@ -8,7 +8,9 @@ use super::{
 use crate::pioneer::attack::TrajectoryLimits;
 use crate::pioneer::fork::forks;
 use crate::pioneer::moves::StepRole;
-use crate::pioneer::plan::{checkers_text, fork_text, report_with, step_headline, Section};
+use crate::pioneer::plan::{
+    checkers_text, fork_text, report_with, step_headline, zone_headline, Section,
+};
 use crate::pioneer::zone::Analysis;
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::{side_name, Board, Color};
@@ -49,6 +51,17 @@ pub fn check_text(check: &PlanCheck) -> String {
     )
 }
 
+/// What a checked plan does, in one line (`step_headline`), except that a zone's attack the
+/// search refuted is not called a win.
+pub fn plan_headline(analysis: &Analysis, board: &Board, check: &PlanCheck) -> String {
+    match check.role {
+        StepRole::Attack { zone } if check.status == PlanStatus::Refuted => {
+            zone_headline(analysis, board, zone, true)
+        }
+        role => step_headline(analysis, board, role),
+    }
+}
+
 /// One line per plan, best first as `ranked` orders them, each with what the search made of its
 /// first move, then one per fork: the lines of UCI's `ShowPlans` (`info string plan …`).
 pub fn checked_plan_lines(board: &Board, limits: CheckLimits, max: usize) -> Vec<String> {
@@ -57,13 +70,7 @@ pub fn checked_plan_lines(board: &Board, limits: CheckLimits, max: usize) -> Vec
     let mut out: Vec<String> = ranked(&checks)
         .into_iter()
         .take(max)
-        .map(|c| {
-            format!(
-                "{}; {}",
-                step_headline(&analysis, board, c.role),
-                check_text(c)
-            )
-        })
+        .map(|c| format!("{}; {}", plan_headline(&analysis, board, c), check_text(c)))
         .collect();
     out.extend(
         forks(board, &analysis, 2)

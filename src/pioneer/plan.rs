@@ -116,8 +116,8 @@ pub fn headline(analysis: &Analysis, board: &Board, index: usize) -> String {
 }
 
 /// The headline of a zone; a zone the search `refuted` is not called a win ("would win … by
-/// the zone's timing; the search refutes it").
-fn zone_headline(analysis: &Analysis, board: &Board, index: usize, refuted: bool) -> String {
+/// the zone's timing, but the search refutes it").
+pub fn zone_headline(analysis: &Analysis, board: &Board, index: usize, refuted: bool) -> String {
     let zone = &analysis.zones[index];
     let a = &zone.attack;
     let side = side_name(a.side);
