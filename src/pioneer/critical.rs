@@ -26,11 +26,12 @@
 use super::attack::{attack_squares, escape_squares, Attack, Goal};
 use super::control::would_control;
 use super::counter::{best_route, budget, Counter};
+use super::mate::relocated;
 use super::reject::{piece_letter, Rejection};
 use super::route::Route;
 use super::trajectory::Mover;
 use super::zone::{Analysis, Zone, ZoneVerdict};
-use crate::rules::{Board, BoardBuilder, Color, Piece, Square};
+use crate::rules::{Board, Color, Piece, Square};
 
 /// Longest linked trajectory (forecast, in moves) that is looked for.
 pub const LINKED_MAX_FORECAST: u8 = 2;
@@ -248,15 +249,7 @@ fn same_link(link: &LinkedZone, critical: &CriticalSquare, route: &Route) -> boo
 /// `board` with the piece on `from` moved to `to` (the side to move unchanged), or `None` when
 /// that position is not legal (the piece would give check out of turn).
 fn moved(board: &Board, from: Square, to: Square) -> Option<Board> {
-    let mut builder = BoardBuilder::from_board(board);
-    for color in [Color::White, Color::Black] {
-        *builder.castle_rights_mut(color) = cozy_chess::CastleRights::EMPTY;
-    }
-    builder.en_passant = None;
-    let piece = builder.square(from);
-    *builder.square_mut(from) = None;
-    *builder.square_mut(to) = piece;
-    builder.build().ok()
+    relocated(board, &[(from, to)]).build().ok()
 }
 
 /// Judges the composite zone of `attack` on `after`, the board with the linked piece in place,

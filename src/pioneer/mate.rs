@@ -27,6 +27,24 @@ pub const MATE_MAX_FORECAST: u8 = 2;
 /// mate zone comes first and no material compensates it.
 pub const MATE_GAIN: i32 = 10_000;
 
+/// A builder of `board` with each piece of `moves` (from, to) set down on its new square, what
+/// stood there removed; castling rights, en passant and the halfmove clock cleared, so that the
+/// position builds whatever moved. The side to move is unchanged.
+pub(crate) fn relocated(board: &Board, moves: &[(Square, Square)]) -> BoardBuilder {
+    let mut builder = BoardBuilder::from_board(board);
+    for color in [Color::White, Color::Black] {
+        *builder.castle_rights_mut(color) = cozy_chess::CastleRights::EMPTY;
+    }
+    builder.en_passant = None;
+    builder.halfmove_clock = 0;
+    for &(from, to) in moves {
+        let piece = builder.square(from);
+        *builder.square_mut(from) = None;
+        *builder.square_mut(to) = piece;
+    }
+    builder
+}
+
 /// Does the piece of `side` on `from`, standing on `to` (capturing what stands there), mate —
 /// after the defender's piece on `step.0` has first moved to `step.1`, if `step` is given? The
 /// rest of the board is as in `board`, the defender to move.
@@ -39,17 +57,7 @@ pub fn mates_after(
     let Some((piece, side)) = board.piece_on(from).zip(board.color_on(from)) else {
         return false;
     };
-    let mut builder = BoardBuilder::from_board(board);
-    for color in [Color::White, Color::Black] {
-        *builder.castle_rights_mut(color) = cozy_chess::CastleRights::EMPTY;
-    }
-    builder.en_passant = None;
-    builder.halfmove_clock = 0;
-    if let Some((a, b)) = step {
-        let moved = builder.square(a);
-        *builder.square_mut(a) = None;
-        *builder.square_mut(b) = moved;
-    }
+    let mut builder = relocated(board, step.as_slice());
     if builder.square(to).is_some_and(|(_, color)| color == side) {
         return false;
     }
