@@ -150,6 +150,7 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
     });
     let status = match check.status {
         PlanStatus::Confirmed => "confirmed",
+        PlanStatus::NotAWin => "not_a_win",
         PlanStatus::Refuted => "refuted",
         PlanStatus::NotPlayable => "not_playable",
     };
@@ -184,6 +185,7 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
         "first_move": first_move,
         "status": status,
         "score": check.first_move.map(|_| score_json(check.score)),
+        "depth": check.depth,
         "line": {
             "uci": check.line.iter().scan(check.position.clone(), |b, &mv| {
                 let text = move_to_uci(b, mv, false);

@@ -8,9 +8,8 @@
 //! the side to move's plans are measured: the opponent's plans are played after a pass and are
 //! not moves of this position.
 
-use super::{check_plans, ranked, run, CheckLimits, PlanStatus};
-use crate::pioneer::moves::StepRole;
-use crate::pioneer::zone::{Analysis, ZoneVerdict};
+use super::{check_plans, claims_win, ranked, run, CheckLimits, PlanStatus};
+use crate::pioneer::zone::Analysis;
 use crate::rules::{Board, Move};
 use crate::search::Engine;
 
@@ -75,13 +74,16 @@ pub fn measure_position(
     let us = board.side_to_move();
     let top = ranked(&checks)
         .into_iter()
-        .find(|c| c.side == us && c.status == PlanStatus::Confirmed)
+        .find(|c| c.side == us && matches!(c.status, PlanStatus::Confirmed | PlanStatus::NotAWin))
         .and_then(|c| c.first_move);
     let claims: Vec<(Move, bool)> = checks
         .iter()
         .filter(|c| c.side == us)
-        .filter(|c| matches!(c.role, StepRole::Attack { zone } if analysis.zones[zone].verdict == ZoneVerdict::Wins))
-        .filter_map(|c| c.first_move.map(|mv| (mv, c.status == PlanStatus::Confirmed)))
+        .filter(|c| claims_win(&analysis, c))
+        .filter_map(|c| {
+            c.first_move
+                .map(|mv| (mv, c.status == PlanStatus::Confirmed))
+        })
         .collect();
     let mut engine = Engine::new(64, 1);
     engine.clear();

@@ -5,8 +5,8 @@
 //! the capturing piece afterwards, so some of its "wins" lose. Here every zone's first move gets
 //! a bounded alpha-beta search of the position it is played in (the root, or the root after a
 //! pass for the opponent's zones) at the same depth as the best move there: a plan whose first
-//! move scores within `CONFIRM_MARGIN` of the best, or keeps a `DECISIVE` advantage, is
-//! *confirmed*; one that scores worse is *refuted*, with the search's line as the refutation. The search never invents a plan: every
+//! move scores within `CONFIRM_MARGIN` of the best (`WIN_MARGIN` for a zone called a win), or
+//! keeps a `DECISIVE` advantage, is *confirmed*; one that scores worse is *refuted*, with the search's line as the refutation. The search never invents a plan: every
 //! checked move is the first step of a zone's trajectory, or, in check, one of PIONEER's answers
 //! to the check (take the checking piece, block its line, the king's flight).
 //!
@@ -17,17 +17,24 @@
 pub mod json;
 pub mod measure;
 pub mod report;
+mod searches;
 
 pub use report::{check_text, checked_plan_lines, checked_report};
 
+use searches::Searches;
+
 use crate::pioneer::moves::{planned_steps, StepRole};
-use crate::pioneer::zone::{Analysis, Zone};
+use crate::pioneer::zone::{Analysis, Zone, ZoneVerdict};
 use crate::rules::{Board, Color, Game, Move, Piece, Rank};
 use crate::search::{Engine, Limits, SearchControl, Silent};
 
 /// A first move scoring at most this many centipawns below the best move at the same depth
 /// confirms its plan.
 pub const CONFIRM_MARGIN: i32 = 100;
+/// The first move of a zone called a win must score at most this far below the best move: the
+/// zone claims material, and a capture the search finds half a pawn worse than the best move
+/// has not won it.
+pub const WIN_MARGIN: i32 = 50;
 /// A first move that keeps at least this score confirms its plan even further below the best:
 /// it wins too, only less quickly.
 pub const DECISIVE: i32 = 300;
@@ -42,6 +49,10 @@ pub const MAX_OTHER_MOVES: usize = 16;
 /// A round two plies deeper costs about this many times the nodes of the round before (over
 /// the bench positions, depth 10 against depth 8: 0.42 s against 0.11 s median).
 pub const DEEPEN_COST: u64 = 4;
+
+/// The zones called a win are checked up to this many plies deeper than the other plans, as
+/// far as the budget goes (see `check_plans`).
+pub const CLAIM_EXTRA_DEPTH: i32 = 4;
 
 /// How deep and how wide each check searches. The plans are checked in rounds: first at
 /// `depth`, then two plies deeper while the deeper round is expected to fit the node `budget`
@@ -85,8 +96,13 @@ impl CheckLimits {
 /// What the search says of a plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlanStatus {
-    /// The first move scores within `CONFIRM_MARGIN` of the best move.
+    /// The first move scores within `CONFIRM_MARGIN` (`WIN_MARGIN` for a claimed win) of the
+    /// best move, or keeps a `DECISIVE` advantage.
     Confirmed,
+    /// The first move of a zone called a win scores within `CONFIRM_MARGIN` of the best move
+    /// but more than `WIN_MARGIN` below it: a playable move, not a win of what the zone aims
+    /// at.
+    NotAWin,
     /// The first move scores worse: the line shows why.
     Refuted,
     /// The first step cannot be played now (a pinned piece, a move that does not answer a check,
@@ -141,94 +157,60 @@ pub fn first_move(board: &Board, zone: &Zone) -> Option<Move> {
     board.is_legal(mv).then_some(mv)
 }
 
-/// The searches of one check: the best move of each position searched, and each first move's
-/// result, so that a move serving several plans is searched once.
-struct Searches<'a> {
-    engine: &'a mut Engine,
-    limits: CheckLimits,
-    best: [Option<Option<(Move, i32)>>; 2],
-    moves: Vec<(Color, Move, i32, Vec<Move>)>,
-    /// Nodes searched so far.
-    nodes: u64,
-}
-
-impl Searches<'_> {
-    /// The verdict on `mv`, the first move of a plan of `side` played in `position`.
-    fn check(&mut self, role: StepRole, side: Color, position: &Board, mv: Move) -> PlanCheck {
-        let (engine, limits) = (&mut *self.engine, self.limits);
-        let nodes = &mut self.nodes;
-        let best = *self.best[side as usize].get_or_insert_with(|| {
-            let result = run(engine, position, limits, None);
-            *nodes += result.nodes;
-            result.best.map(|mv| (mv, result.score))
-        });
-        let known = self.moves.iter().find(|m| m.0 == side && m.1 == mv);
-        let (score, line) = match known {
-            Some((_, _, score, line)) => (*score, line.clone()),
-            None => {
-                let result = run(self.engine, position, limits, Some(mv));
-                self.nodes += result.nodes;
-                self.moves.push((side, mv, result.score, result.pv.clone()));
-                (result.score, result.pv)
-            }
-        };
-        let status = match best {
-            Some((_, best_score)) if score < best_score - CONFIRM_MARGIN && score < DECISIVE => {
-                PlanStatus::Refuted
-            }
-            _ => PlanStatus::Confirmed,
-        };
-        PlanCheck {
-            role,
-            side,
-            status,
-            position: position.clone(),
-            first_move: Some(mv),
-            score,
-            line,
-            best,
-            depth: limits.depth,
-        }
-    }
-}
-
 /// Checks with the search the first move of every zone of `analysis` (of `board`), then the
 /// other plans of the side to move: the first steps of its supports, of its counters against
 /// the opponent's zones and of its attacked pieces' escapes (`planned_steps`, at most
 /// `PLAN_MOVES_LEFT` moves long, at most `MAX_OTHER_MOVES` distinct moves); in check, every
 /// answer to the check instead.
-/// The rounds follow `limits` (see `CheckLimits`).
+/// The rounds follow `limits` (see `CheckLimits`); then the zones called a win (`claims_win`)
+/// get what the budget has left: their first moves and the best moves they are measured
+/// against are searched two plies deeper at a time, up to `CLAIM_EXTRA_DEPTH` past
+/// `limits.max_depth`, while such a round is expected to fit. A claimed win is what a reader
+/// acts on, and a few searches go deeper than all of them could.
 pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> Vec<PlanCheck> {
     let mut engine = Engine::new(16, 1);
     let mut depth = limits.depth;
     let mut spent = 0;
-    loop {
-        let round = CheckLimits { depth, ..limits };
-        let (checks, nodes) = check_round(&mut engine, board, analysis, round);
-        spent += nodes;
-        let deeper = depth + 2;
-        if deeper > limits.max_depth || spent + DEEPEN_COST * nodes > limits.budget {
-            return checks;
+    let fits = |spent: u64, last: u64| spent + DEEPEN_COST * last <= limits.budget;
+    let (mut checks, mut claim_nodes) = loop {
+        let mut searches = Searches::new(&mut engine, CheckLimits { depth, ..limits });
+        let checks = check_round(&mut searches, board, analysis);
+        spent += searches.nodes;
+        if depth + 2 > limits.max_depth || !fits(spent, searches.nodes) {
+            let claims = checks.iter().filter(|c| claims_win(analysis, c));
+            let claim_nodes = searches.nodes_behind(claims);
+            break (checks, claim_nodes);
         }
-        depth = deeper;
+        depth += 2;
+    };
+    while claim_nodes > 0
+        && depth + 2 <= limits.max_depth + CLAIM_EXTRA_DEPTH
+        && fits(spent, claim_nodes)
+    {
+        depth += 2;
+        let mut searches = Searches::new(&mut engine, CheckLimits { depth, ..limits });
+        for check in checks.iter_mut().filter(|c| claims_win(analysis, c)) {
+            if let Some(mv) = check.first_move {
+                let position = check.position.clone();
+                *check = searches.check(check.role, check.side, &position, mv, WIN_MARGIN);
+            }
+        }
+        spent += searches.nodes;
+        claim_nodes = searches.nodes;
     }
+    checks
 }
 
-/// One round of `check_plans` at `limits.depth`, with the nodes it searched.
-fn check_round(
-    engine: &mut Engine,
-    board: &Board,
-    analysis: &Analysis,
-    limits: CheckLimits,
-) -> (Vec<PlanCheck>, u64) {
-    engine.clear();
-    let mut searches = Searches {
-        engine,
-        limits,
-        best: [None, None],
-        moves: Vec::new(),
-        nodes: 0,
-    };
+/// Does `check` search the first move of a zone that wins by the zone model (the report calls
+/// it a win unless the search refutes it)?
+pub fn claims_win(analysis: &Analysis, check: &PlanCheck) -> bool {
+    check.first_move.is_some()
+        && matches!(check.role, StepRole::Attack { zone } if analysis.zones[zone].verdict == ZoneVerdict::Wins)
+}
+
+/// One round of `check_plans` at the depth of `searches`.
+fn check_round(searches: &mut Searches, board: &Board, analysis: &Analysis) -> Vec<PlanCheck> {
+    let depth = searches.limits.depth;
     let us = board.side_to_move();
     let passed = board.null_move();
     let mut out = Vec::new();
@@ -244,7 +226,13 @@ fn check_round(
             .as_ref()
             .and_then(|p| first_move(p, zone).map(|mv| (p, mv)));
         match playable {
-            Some((position, mv)) => out.push(searches.check(role, side, position, mv)),
+            Some((position, mv)) => {
+                let margin = match zone.verdict {
+                    ZoneVerdict::Wins => WIN_MARGIN,
+                    _ => CONFIRM_MARGIN,
+                };
+                out.push(searches.check(role, side, position, mv, margin));
+            }
             None => out.push(PlanCheck {
                 role,
                 side,
@@ -254,7 +242,7 @@ fn check_round(
                 score: 0,
                 line: Vec::new(),
                 best: None,
-                depth: limits.depth,
+                depth,
             }),
         }
     }
@@ -267,7 +255,7 @@ fn check_round(
                 analysis.rejected[rejected].forecast() > PLAN_MOVES_LEFT
             }
             StepRole::AnswerCheck { .. } => {
-                out.push(searches.check(step.role, us, board, step.mv));
+                out.push(searches.check(step.role, us, board, step.mv, CONFIRM_MARGIN));
                 continue;
             }
             _ => false,
@@ -281,9 +269,9 @@ fn check_round(
             }
             others.push(step.mv);
         }
-        out.push(searches.check(step.role, us, board, step.mv));
+        out.push(searches.check(step.role, us, board, step.mv, CONFIRM_MARGIN));
     }
-    (out, searches.nodes)
+    out
 }
 
 /// A search of `position` at the check's depth, among `only` if given.
@@ -303,13 +291,14 @@ pub(crate) fn run(
     engine.search(&game, &limits, &SearchControl::new(), &mut Silent)
 }
 
-/// The checks best first: confirmed plans by their searched score, then those not checked,
+/// The checks best first: confirmed plans (and claimed wins that are no win but playable) by
+/// their searched score, then those not checked,
 /// then the refuted ones; the order of `check_plans` (zones in PIONEER's order, then the other
 /// plans of the side to move) breaks ties.
 pub fn ranked(checks: &[PlanCheck]) -> Vec<&PlanCheck> {
     let mut ranked: Vec<&PlanCheck> = checks.iter().collect();
     ranked.sort_by_key(|c| match c.status {
-        PlanStatus::Confirmed => (0, -c.score),
+        PlanStatus::Confirmed | PlanStatus::NotAWin => (0, -c.score),
         PlanStatus::NotPlayable => (1, 0),
         PlanStatus::Refuted => (2, 0),
     });
@@ -344,25 +333,75 @@ mod tests {
     fn the_check_deepens_while_the_node_budget_allows() {
         let board = parse_fen("8/4P3/8/8/8/8/k7/4K3 w - - 0 1", false).unwrap();
         let analysis = Analysis::new(&board, TrajectoryLimits::default());
-        let depths = |limits: CheckLimits| -> Vec<i32> {
-            check_plans(&board, &analysis, limits)
-                .iter()
-                .map(|c| c.depth)
-                .collect()
+        // The depths of the claimed wins and of the other plans.
+        let depths = |limits: CheckLimits| -> (Vec<i32>, Vec<i32>) {
+            let (claims, others): (Vec<PlanCheck>, Vec<PlanCheck>) =
+                check_plans(&board, &analysis, limits)
+                    .into_iter()
+                    .partition(|c| claims_win(&analysis, c));
+            let depth = |checks: Vec<PlanCheck>| checks.iter().map(|c| c.depth).collect();
+            (depth(claims), depth(others))
         };
-        // A small ending fits the default budget: every plan is checked at the deepest round.
-        let deep = depths(CheckLimits::default());
-        assert!(
-            !deep.is_empty() && deep.iter().all(|&d| d == 10),
-            "{deep:?}"
-        );
-        let starved = depths(CheckLimits {
+        // A small ending fits the default budget: every plan is checked at the deepest round,
+        // and the promotion, a claimed win, deeper still.
+        let deeper = |claims: &[i32], round: i32| {
+            !claims.is_empty()
+                && claims
+                    .iter()
+                    .all(|&d| d > round && d <= round + CLAIM_EXTRA_DEPTH)
+        };
+        let (claims, others) = depths(CheckLimits::default());
+        assert!(others.iter().all(|&d| d == 10), "{others:?}");
+        assert!(deeper(&claims, 10), "{claims:?}");
+        let (claims, others) = depths(CheckLimits {
             budget: 0,
             ..CheckLimits::default()
         });
-        assert!(starved.iter().all(|&d| d == 8), "{starved:?}");
-        let fixed = depths(CheckLimits::fixed(6));
-        assert!(fixed.iter().all(|&d| d == 6), "{fixed:?}");
+        assert!(claims.iter().chain(&others).all(|&d| d == 8));
+        let (claims, others) = depths(CheckLimits::fixed(6));
+        assert!(others.iter().all(|&d| d == 6), "{others:?}");
+        assert!(deeper(&claims, 6), "{claims:?}");
+    }
+
+    #[test]
+    fn a_claimed_win_must_score_near_the_best_move() {
+        // Pillsbury–Lasker, St Petersburg 1896, before 15.exd4: the zone model sees 15.Qxd5 win
+        // the d5 pawn. At depth 8 the capture scores between half a pawn and a pawn below the
+        // best move: a playable move, but no win of material (deeper it loses more).
+        let board = parse_fen(
+            "r4rk1/pp1b1pp1/5b1p/q2p3Q/3n4/2N1P3/PP3PPP/1K1R1B1R w - - 0 15",
+            false,
+        )
+        .unwrap();
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let one_round = CheckLimits {
+            budget: 0,
+            ..CheckLimits::fixed(8)
+        };
+        let checks = check_plans(&board, &analysis, one_round);
+        let qxd5 = move_from(&board, "h5d5");
+        let claim = checks
+            .iter()
+            .find(|c| c.first_move == Some(qxd5) && claims_win(&analysis, c))
+            .expect("the capture is a claimed win");
+        let behind = claim.best.unwrap().1 - claim.score;
+        assert!((WIN_MARGIN..CONFIRM_MARGIN).contains(&behind), "{claim:?}");
+        assert_eq!(claim.status, PlanStatus::NotAWin);
+        // Listed as a playable move that wins nothing, not as a win and not as refuted.
+        let report = checked_report(&board, &analysis, None, &checks);
+        let section = report
+            .iter()
+            .position(|l| l == "Playable, but no win by the search:")
+            .expect("a section of plans that win nothing");
+        let line = report[section..]
+            .iter()
+            .find(|l| l.contains("Q h5×d5"))
+            .expect("the capture in it");
+        assert!(line.contains("would win the d5 pawn"), "{line}");
+        assert!(
+            !report.iter().any(|l| l.contains("Q h5×d5 wins")),
+            "{report:?}"
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::{
     check_plans, ranked, zone_order, CheckLimits, PlanCheck, PlanStatus, CONFIRM_MARGIN, DECISIVE,
+    WIN_MARGIN,
 };
 use crate::pioneer::attack::TrajectoryLimits;
 use crate::pioneer::fork::forks;
@@ -29,6 +30,7 @@ fn score_text(score: i32) -> String {
 pub fn check_text(check: &PlanCheck) -> String {
     let verdict = match check.status {
         PlanStatus::Confirmed => "confirmed",
+        PlanStatus::NotAWin => "playable, no win",
         PlanStatus::Refuted => "refuted",
         PlanStatus::NotPlayable => {
             return "search:  not checked — its first step cannot be played now".to_string()
@@ -51,14 +53,27 @@ pub fn check_text(check: &PlanCheck) -> String {
     )
 }
 
+/// What the search found against a zone called a win whose first move is `status`, in words
+/// (`zone_headline`'s caveat); `None` when nothing.
+fn caveat(status: PlanStatus) -> Option<String> {
+    match status {
+        PlanStatus::Refuted => Some("the search refutes it".to_string()),
+        PlanStatus::NotAWin => Some(format!(
+            "the search scores it more than {:.2} below the best move",
+            WIN_MARGIN as f64 / 100.0
+        )),
+        PlanStatus::Confirmed | PlanStatus::NotPlayable => None,
+    }
+}
+
 /// What a checked plan does, in one line (`step_headline`), except that a zone's attack the
-/// search refuted is not called a win.
+/// search refuted or found no win is not called a win.
 pub fn plan_headline(analysis: &Analysis, board: &Board, check: &PlanCheck) -> String {
-    match check.role {
-        StepRole::Attack { zone } if check.status == PlanStatus::Refuted => {
-            zone_headline(analysis, board, zone, true)
+    match (check.role, caveat(check.status)) {
+        (StepRole::Attack { zone }, Some(caveat)) => {
+            zone_headline(analysis, board, zone, Some(&caveat))
         }
-        role => step_headline(analysis, board, role),
+        (role, _) => step_headline(analysis, board, role),
     }
 }
 
@@ -120,16 +135,28 @@ pub fn checked_report(
                 .iter()
                 .any(|c| c.zone() == Some(zone) && c.status != PlanStatus::Refuted)
         });
+    let no_win = |zone: usize| {
+        checks
+            .iter()
+            .any(|c| c.role == StepRole::Attack { zone } && c.status == PlanStatus::NotAWin)
+    };
+    let (not_wins, kept): (Vec<usize>, Vec<usize>) = kept.into_iter().partition(|&z| no_win(z));
+    let (not_a_win, refutes) = (caveat(PlanStatus::NotAWin), caveat(PlanStatus::Refuted));
     let sections = [
         Section {
             heading: None,
             zones: kept,
-            refuted: false,
+            caveat: None,
+        },
+        Section {
+            heading: Some("Playable, but no win by the search:"),
+            zones: not_wins,
+            caveat: not_a_win.as_deref(),
         },
         Section {
             heading: Some("Refuted by the search:"),
             zones: refuted,
-            refuted: true,
+            caveat: refutes.as_deref(),
         },
     ];
     let mut out = report_with(board, analysis, side, &sections, &notes);
@@ -177,15 +204,22 @@ pub fn checked_report(
         .iter()
         .filter(|c| side.is_none_or(|s| s == c.side))
         .fold((0, 0), |(c, r), check| match check.status {
-            PlanStatus::Confirmed => (c + 1, r),
+            PlanStatus::Confirmed | PlanStatus::NotAWin => (c + 1, r),
             PlanStatus::Refuted => (c, r + 1),
             PlanStatus::NotPlayable => (c, r),
         });
+    let depths = checks.iter().map(|c| c.depth);
+    let (shallowest, deepest) = (depths.clone().min().unwrap_or(0), depths.max().unwrap_or(0));
+    let depth = if shallowest == deepest {
+        format!("{deepest}")
+    } else {
+        format!("{shallowest}, the claimed wins at {deepest}")
+    };
     out.push(format!(
-        "Checked by the search at depth {}: {confirmed} confirmed, {refuted} refuted (a first move more than {:.2} below the best is refuted unless it keeps {:+.2}; the opponent's plans are played after a pass).",
-        checks.iter().map(|c| c.depth).max().unwrap_or(0),
+        "Checked by the search at depth {depth}: {confirmed} confirmed, {refuted} refuted (a first move more than {:.2} below the best is refuted unless it keeps {:+.2}; a claimed win more than {:.2} below is no win; the opponent's plans are played after a pass).",
         CONFIRM_MARGIN as f64 / 100.0,
-        DECISIVE as f64 / 100.0
+        DECISIVE as f64 / 100.0,
+        WIN_MARGIN as f64 / 100.0
     ));
     out
 }

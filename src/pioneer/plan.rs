@@ -112,12 +112,17 @@ pub fn support_text(zone: &Zone, s: &Support) -> String {
 /// The headline of a zone: "White: R e1–a1×a7 wins the pawn on a7 in 3 moves; Black cannot
 /// defend in time (R h5–c5–c7 needs 3, has 2)".
 pub fn headline(analysis: &Analysis, board: &Board, index: usize) -> String {
-    zone_headline(analysis, board, index, false)
+    zone_headline(analysis, board, index, None)
 }
 
-/// The headline of a zone; a zone the search `refuted` is not called a win ("would win … by
-/// the zone's timing, but the search refutes it").
-pub fn zone_headline(analysis: &Analysis, board: &Board, index: usize, refuted: bool) -> String {
+/// The headline of a zone; a winning zone with a `caveat` (what a search found against it) is
+/// not called a win ("would win … by the zone's timing, but {caveat}").
+pub fn zone_headline(
+    analysis: &Analysis,
+    board: &Board,
+    index: usize,
+    caveat: Option<&str>,
+) -> String {
     let zone = &analysis.zones[index];
     let a = &zone.attack;
     let side = side_name(a.side);
@@ -132,7 +137,7 @@ pub fn zone_headline(analysis: &Analysis, board: &Board, index: usize, refuted: 
         .max_by_key(|c| c.slack());
     match zone.verdict {
         ZoneVerdict::Wins => {
-            let verb = match (a.goal, refuted) {
+            let verb = match (a.goal, caveat.is_some()) {
                 (Goal::Capture { .. }, false) => "wins",
                 (Goal::Promote { .. }, false) => "reaches",
                 (Goal::Mate { .. }, false) => "gives",
@@ -141,8 +146,8 @@ pub fn zone_headline(analysis: &Analysis, board: &Board, index: usize, refuted: 
                 (Goal::Mate { .. }, true) => "would give",
             };
             let mut text = format!("{side}: {} {verb} {aim}", a.notation());
-            if refuted {
-                text.push_str(" by the zone's timing, but the search refutes it");
+            if let Some(caveat) = caveat {
+                text.push_str(&format!(" by the zone's timing, but {caveat}"));
             }
             match nearest_late {
                 Some(c) => {
@@ -381,8 +386,9 @@ pub struct Section<'a> {
     pub heading: Option<&'a str>,
     /// Indices of the zones, in the order shown.
     pub zones: Vec<usize>,
-    /// The search refuted these zones: a winning one is not called a win.
-    pub refuted: bool,
+    /// What a search found against these zones, if anything: a winning one is then not called
+    /// a win (`zone_headline`).
+    pub caveat: Option<&'a str>,
 }
 
 /// The full report: every zone of the chosen side (or both), the forks and some rejections.
@@ -397,7 +403,7 @@ pub fn report_of(board: &Board, analysis: &Analysis, side: Option<Color>) -> Vec
     let all = Section {
         heading: None,
         zones,
-        refuted: false,
+        caveat: None,
     };
     report_with(board, analysis, side, &[all], &|_| Vec::new())
 }
@@ -437,10 +443,9 @@ pub fn report_with(
         }
         for i in shown {
             number += 1;
-            let refuted = section.refuted;
             out.push(format!(
                 "{number:2}. {}",
-                zone_headline(analysis, board, i, refuted)
+                zone_headline(analysis, board, i, section.caveat)
             ));
             let changes = changes
                 .iter()
