@@ -181,13 +181,13 @@ fn annotate_game(
         let board = &boards[i];
         let white = board.side_to_move() == Color::White;
         let number = board.fullmove_number();
-        // The number stays on the line of its move.
+        // The number and the NAG stay on the line of their move.
         let san = move_to_san(board, mv);
-        tokens.push(match (white, needs_number) {
+        let mut token = match (white, needs_number) {
             (true, _) => format!("{number}. {san}"),
             (false, true) => format!("{number}... {san}"),
             (false, false) => san,
-        });
+        };
         needs_number = false;
         let (before, after) = (&verdicts[i], &verdicts[i + 1]);
         let best = before.line.first().copied();
@@ -196,7 +196,7 @@ fn annotate_game(
         let judgement = Judgement::of(fall).filter(|_| best != Some(mv));
         let mut comment: Vec<String> = eval_tag(after, &boards[i + 1]).into_iter().collect();
         if let (Some(j), Some(best)) = (judgement, best) {
-            tokens.push(j.nag().into());
+            token = format!("{token} {}", j.nag());
             tally.0[!white as usize][j as usize] += 1;
             comment.push(format!(
                 "{}. {} was best.",
@@ -207,17 +207,14 @@ fn annotate_game(
                 comment.extend(pioneer_plan(board));
             }
         }
+        tokens.push(token);
         if !comment.is_empty() {
             tokens.push(format!("{{ {} }}", comment.join(" ")));
             needs_number = true;
         }
         if judgement.is_some() {
-            let mut variation = format!("( {}", line_to_numbered_san(board, &before.line));
-            if let Some(e) = eval_tag(before, board) {
-                variation.push_str(&format!(" {{ {e} }}"));
-            }
-            variation.push_str(" )");
-            tokens.push(variation);
+            let line = line_to_numbered_san(board, &before.line);
+            tokens.extend(variation_tokens(&line, eval_tag(before, board)));
             needs_number = true;
         }
     }
@@ -341,9 +338,40 @@ fn limit_text(limits: &Limits) -> String {
     }
 }
 
+/// The better line as tokens for `wrap`, so that a long one breaks like the main line: "(" and
+/// each move number stay with the move after them, the evaluation comment and ")" close it.
+fn variation_tokens(line: &str, eval: Option<String>) -> Vec<String> {
+    let mut tokens = vec![String::from("(")];
+    for word in line.split_whitespace() {
+        match tokens.last_mut() {
+            Some(last) if last == "(" || last.ends_with('.') => {
+                last.push(' ');
+                last.push_str(word);
+            }
+            _ => tokens.push(word.to_string()),
+        }
+    }
+    tokens.extend(eval.map(|e| format!("{{ {e} }}")));
+    tokens.push(")".into());
+    tokens
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_better_line_wraps_with_its_numbers() {
+        let line = "24... hxg3 25. Qxg3 Nh4+ 26. Kf2 Bxd4+ 27. cxd4 Qxd4+ 28. Re3 Qxe3+ 29. Kxe3";
+        let tokens = variation_tokens(line, Some("[%eval -4.02]".into()));
+        assert_eq!(tokens[..2], ["( 24... hxg3", "25. Qxg3"]);
+        let text = wrap(&tokens);
+        assert!(text.lines().all(|l| l.len() <= 79), "{text}");
+        assert_eq!(
+            text.split_whitespace().collect::<Vec<_>>().join(" "),
+            format!("( {line} {{ [%eval -4.02] }} )")
+        );
+    }
 
     #[test]
     fn thresholds_in_winning_chances() {
