@@ -2,8 +2,10 @@
 //! them with a game).
 //!
 //! Design note: one object per position — the FEN, the side to move, the check depth — and the
-//! plans best first: confirmed plans by their searched score, then those not checked, then the
-//! refuted ones; zone order breaks ties. A plan is a zone's attack, or a support, counter or
+//! plans best first: confirmed plans (`status` `confirmed`, or `not_a_win` for a claimed win the
+//! search finds playable but not winning) by their searched score, then those not checked
+//! (`not_playable`), then the refuted ones (`refuted`); zone order breaks ties. Each plan carries
+//! the `depth` its first move was searched to (claimed wins go deeper). A plan is a zone's attack, or a support, counter or
 //! escape of the side to move, or in check an answer to the check (`kind`); `trajectory` is the
 //! plan's own, `attack` the one it serves or meets (for an answer, the checking pieces, with the
 //! goal `check` on the king's square and `answer` saying how it answers: `capture`, `block` or
