@@ -389,19 +389,24 @@ mod tests {
         assert_eq!(claim.status, PlanStatus::NotAWin);
         // Listed as a playable move that wins nothing, not as a win and not as refuted.
         let report = checked_report(&board, &analysis, None, &checks);
-        let section = report
-            .iter()
-            .position(|l| l == "Playable, but no win by the search:")
-            .expect("a section of plans that win nothing");
-        let line = report[section..]
-            .iter()
-            .find(|l| l.contains("Q h5×d5"))
-            .expect("the capture in it");
+        let line = line_under(&report, "Playable, but no win by the search:", "Q h5×d5");
         assert!(line.contains("would win the d5 pawn"), "{line}");
         assert!(
             !report.iter().any(|l| l.contains("Q h5×d5 wins")),
             "{report:?}"
         );
+    }
+
+    /// The first line of `report` after the line `heading` that contains `text`.
+    fn line_under<'r>(report: &'r [String], heading: &str, text: &str) -> &'r str {
+        let section = report
+            .iter()
+            .position(|l| l == heading)
+            .unwrap_or_else(|| panic!("no section {heading:?} in {report:?}"));
+        report[section..]
+            .iter()
+            .find(|l| l.contains(text))
+            .unwrap_or_else(|| panic!("no {text:?} under {heading:?} in {report:?}"))
     }
 
     #[test]
@@ -423,14 +428,7 @@ mod tests {
         // The report lists it as refuted and does not call it a win.
         let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let report = checked_report(&board, &analysis, None, &checks);
-        let refuted = report
-            .iter()
-            .position(|l| l == "Refuted by the search:")
-            .expect("a refuted section");
-        let line = report[refuted..]
-            .iter()
-            .find(|l| l.contains("Q g8×a2"))
-            .expect("the capture among the refuted");
+        let line = line_under(&report, "Refuted by the search:", "Q g8×a2");
         assert!(line.contains("would win the a2 pawn"), "{line}");
         assert!(
             !report.iter().any(|l| l.contains("Q g8×a2 wins")),
