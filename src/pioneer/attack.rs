@@ -17,13 +17,14 @@
 use super::control::{control, ControlRule};
 use super::mate::mate_attacks;
 use super::reject::{piece_letter, piece_name, Rejection, Stuck};
-use super::route::{piece_moves, pinned, Assessor, Finish, ObstacleKind, Route};
+use super::route::{piece_moves, pin_of, Assessor, Finish, ObstacleKind, Route};
 use super::safety::{capture_move, capture_refutation, Refutation};
 use super::trajectory::{bundle, Mover};
 use crate::rules::see::{capture_gain_against, exchange_after_move};
 use crate::rules::{piece_value, BitBoard, Board, Color, Piece, Rank, Square};
 use cozy_chess::{
-    get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves,
+    get_bishop_moves, get_king_moves, get_knight_moves, get_line_rays, get_pawn_attacks,
+    get_rook_moves,
 };
 
 /// Longest attack (forecast) that is postponed rather than dropped when a stop is controlled.
@@ -238,7 +239,8 @@ pub fn obstacle_rejections(route: &Route) -> Vec<Rejection> {
 }
 
 /// Reason 2: squares the target can run to before the attacker arrives, where it is neither
-/// controlled by the attacker's side nor still hit by the attacker from its last stop.
+/// controlled by the attacker's side nor still hit by the attacker from its last stop. A pinned
+/// target (`route::pin_of`) runs only along the line of its pin.
 pub fn escape_squares(
     board: &Board,
     route: &Route,
@@ -246,13 +248,15 @@ pub fn escape_squares(
     attacker_to_move: bool,
 ) -> BitBoard {
     let budget = route.forecast() as i32 - 1 + i32::from(!attacker_to_move);
-    let Some(owner) = board.color_on(target) else {
-        return BitBoard::EMPTY;
-    };
-    if budget < 1 || pinned(board, owner).has(target) {
+    if budget < 1 {
         return BitBoard::EMPTY;
     }
-    flight_squares(board, route, target)
+    let flights = flight_squares(board, route, target);
+    match pin_of(board, target) {
+        // Off the line of its pin the target would give up what it shields.
+        Some(pin) => flights & get_line_rays(pin.pinner, pin.behind),
+        None => flights,
+    }
 }
 
 /// The squares the target could run to from the attack along `route` if it were free to move
@@ -470,6 +474,28 @@ mod tests {
     use crate::rules::parse_fen;
 
     use crate::pioneer::examples::{DIAGRAM_51, DIAGRAM_52, FISCHER_SPASSKY_6};
+
+    #[test]
+    fn a_target_pinned_to_its_queen_cannot_run() {
+        // P d4–d5×c6: the knight could run, but not off the diagonal b5–e8 with its queen.
+        let pinned = parse_fen("4q1k1/8/2n5/1B6/3P4/8/8/4K3 w - - 0 1", false).unwrap();
+        let free = parse_fen("6k1/8/2n5/1B6/3P4/8/8/4K3 w - - 0 1", false).unwrap();
+        for (board, runs) in [(pinned, false), (free, true)] {
+            let a = attack_on(&board, Square::D4, Square::C6, TrajectoryLimits::default()).unwrap();
+            let escapes = escape_squares(&board, &a.route, Square::C6, true);
+            assert_eq!(escapes.is_empty(), !runs, "{escapes:?}");
+            assert_eq!(a.rejections.iter().any(|r| r.number() == 2), runs);
+        }
+    }
+
+    #[test]
+    fn a_rook_pinned_on_a_file_runs_along_it() {
+        // B b2 attacks the rook e5, pinned by R e1 to its king: only R×e1 is left to it.
+        let board = parse_fen("4k3/8/8/4r3/8/8/1B6/4R1K1 b - - 0 1", false).unwrap();
+        let a = attack_on(&board, Square::B2, Square::E5, TrajectoryLimits::default()).unwrap();
+        let escapes = escape_squares(&board, &a.route, Square::E5, false);
+        assert_eq!(escapes, Square::E1.bitboard());
+    }
 
     #[test]
     fn rook_manoeuvre_e1_a1_a7() {

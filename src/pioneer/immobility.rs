@@ -4,38 +4,32 @@
 //! pin or by the need to defend some piece or square, one can try to remove the cause of the
 //! immobility."
 //!
-//! Design note: a target pinned to its king cannot run (`attack::escape_squares` is empty for
-//! it), so the attack on it is judged without its escape. The defender's counter is to lift the
-//! pin — the king steps off the line of the pin, or a piece steps in between the pinning piece
-//! and the target — one move before the capture, so that the target still has its own move to
-//! run: the counter's budget is one move less than the capture's, and it is made only when the
-//! target, once free, has a square to run to (`attack::flight_squares`). Pins to a queen or a
-//! rook, and the duty of defending another piece, are not modelled: they hold a piece by what it
-//! would lose, which the exchange model already weighs on the target square.
+//! Design note: a pinned target (`route::pin_of`: to its king, or to a queen or rook the pinning
+//! piece would win) runs only along the line of its pin (`attack::escape_squares`), so the
+//! attack on it is mostly judged without its escape. The defender's counter is to lift the pin —
+//! the shielded piece steps off the line, or a piece steps in between the pinning piece and the
+//! target — one move before the capture, so that the target still has its own move to run: the
+//! counter's budget is one move less than the capture's, and it is made only when the target,
+//! once free, has a square to run to (`attack::flight_squares`). The duty of defending another
+//! piece is not modelled: it holds a piece by what it would lose, which the exchange model
+//! already weighs on the target square.
 
 use super::attack::{flight_squares, Attack, Goal};
 use super::counter::{best_route, budget, Counter, CounterKind, NEAR_MISS};
-use super::route::pins;
+use super::route::pin_of;
 use crate::rules::{BitBoard, Board, Piece, Square};
 use cozy_chess::{get_between_rays, get_king_moves, get_line_rays};
 
-/// The enemy piece that pins the piece on `square` to its own king, if any.
-pub fn pinner_of(board: &Board, square: Square) -> Option<Square> {
-    let color = board.color_on(square)?;
-    pins(board, color)
-        .into_iter()
-        .find_map(|(pinned, pinner)| (pinned == square).then_some(pinner))
-}
-
 /// The defender's counters that lift the pin holding the target of `attack`: the best route of
-/// the king off the pin's line, and of each other piece onto a square between the pinning piece
-/// and the target, within the budget (one move less than the capture's) or late by at most
-/// `NEAR_MISS`. Empty when the target is not pinned, or would have nowhere to run.
+/// the shielded piece off the pin's line (a king to a square next to it), and of each other
+/// piece onto a square between the pinning piece and the target, within the budget (one move
+/// less than the capture's) or late by at most `NEAR_MISS`. Empty when the target is not pinned,
+/// or would have nowhere to run.
 pub fn unpinning_counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<Counter> {
     let Goal::Capture { target, .. } = attack.goal else {
         return Vec::new();
     };
-    let Some(pinner) = pinner_of(board, target) else {
+    let Some(pin) = pin_of(board, target) else {
         return Vec::new();
     };
     let Some(defender) = board.color_on(target) else {
@@ -47,8 +41,8 @@ pub fn unpinning_counters(board: &Board, attack: &Attack, attacker_to_move: bool
     }
     let budget = capture_budget - 1;
     let limit = budget + NEAR_MISS;
-    let king = board.king(defender);
     let own = board.colors(defender);
+    let pinner = pin.pinner;
     let mut out = Vec::new();
     let mut add = |piece: Piece, from: Square, squares: BitBoard| {
         if let Some(route) = best_route(board, from, squares, limit) {
@@ -62,14 +56,18 @@ pub fn unpinning_counters(board: &Board, attack: &Attack, attacker_to_move: bool
             }
         }
     };
-    add(
-        Piece::King,
-        king,
-        get_king_moves(king) & !get_line_rays(king, pinner) & !own,
-    );
+    let off_line = !get_line_rays(pinner, pin.behind) & !own;
+    if let Some(shielded) = board.piece_on(pin.behind) {
+        let reach = if shielded == Piece::King {
+            get_king_moves(pin.behind)
+        } else {
+            !board.occupied()
+        };
+        add(shielded, pin.behind, reach & off_line);
+    }
     let between = get_between_rays(pinner, target) & !board.occupied();
     if !between.is_empty() {
-        for from in own & !king.bitboard() & !target.bitboard() {
+        for from in own & !pin.behind.bitboard() & !target.bitboard() {
             if let Some(piece) = board.piece_on(from) {
                 add(piece, from, between);
             }
@@ -90,14 +88,6 @@ mod tests {
         let attack = attack_on(&board, root, target, TrajectoryLimits::default()).unwrap();
         let to_move = board.side_to_move() == attack.side;
         Zone::form(&board, attack, to_move)
-    }
-
-    #[test]
-    fn the_pinning_piece_is_found() {
-        let board = parse_fen("4k3/8/2n5/1B6/8/8/8/4K3 w - - 0 1", false).unwrap();
-        assert_eq!(pinner_of(&board, Square::C6), Some(Square::B5));
-        let board = parse_fen("3k4/8/2n5/1B6/8/8/8/4K3 w - - 0 1", false).unwrap();
-        assert_eq!(pinner_of(&board, Square::C6), None);
     }
 
     #[test]
@@ -146,5 +136,25 @@ mod tests {
         // The king's step must leave the line: d7 lies on it.
         let king = list.iter().find(|c| c.piece == Piece::King).unwrap();
         assert_ne!(king.route.end(), Square::D7);
+    }
+
+    #[test]
+    fn a_rook_behind_a_pinned_knight_steps_off_the_diagonal() {
+        // B b5 pins the knight c6 to the rook e8; R h1–h6×c6 takes it in two moves, so the rook
+        // e8 has one move to leave the diagonal and the knight one to run.
+        let z = zone(
+            "4r1k1/8/2n5/1B6/8/8/5K2/7R b - - 0 1",
+            Square::H1,
+            Square::C6,
+        );
+        let unpin = z
+            .counters
+            .iter()
+            .find(|c| matches!(c.kind, CounterKind::Unpin { pinner: Square::B5 }))
+            .unwrap_or_else(|| panic!("{:?}", z.counters));
+        assert_eq!(unpin.piece, Piece::Rook);
+        assert!(unpin.in_time());
+        assert!(!get_line_rays(Square::B5, Square::E8).has(unpin.route.end()));
+        assert_ne!(z.verdict, ZoneVerdict::Wins);
     }
 }

@@ -18,7 +18,7 @@
 use super::control::{control, Control};
 use super::trajectory::{bundle, two_fragment, Bundle, Mover};
 use crate::rules::see::attackers_to;
-use crate::rules::{BitBoard, Board, Color, Piece, Square};
+use crate::rules::{piece_value, BitBoard, Board, Color, Piece, Square};
 use cozy_chess::{
     get_between_rays, get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks,
     get_pawn_quiets, get_rook_moves,
@@ -180,6 +180,62 @@ pub fn pins(board: &Board, color: Color) -> Vec<(Square, Square)> {
         }
     }
     out
+}
+
+/// A pin: the piece on `pinned` shields `behind` from the enemy slider on `pinner`, and cannot
+/// leave the line between them without losing more than it would save.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pin {
+    /// The held piece.
+    pub pinned: Square,
+    /// The enemy bishop, rook or queen on the line.
+    pub pinner: Square,
+    /// What the held piece shields: its king, or a queen or rook.
+    pub behind: Square,
+}
+
+/// The pin that holds the piece on `square`, if any: to its king (preferred when there are
+/// two), or to a queen or rook worth more than the held piece that the pinning piece would win
+/// — worth more than the pinning piece too, or undefended once the held piece has gone.
+pub fn pin_of(board: &Board, square: Square) -> Option<Pin> {
+    let color = board.color_on(square)?;
+    let held = board.piece_on(square)?;
+    if held == Piece::King {
+        return None;
+    }
+    let enemy = board.colors(!color);
+    let diagonal = (board.pieces(Piece::Bishop) | board.pieces(Piece::Queen)) & enemy;
+    let straight = (board.pieces(Piece::Rook) | board.pieces(Piece::Queen)) & enemy;
+    let valuable =
+        board.pieces(Piece::King) | board.pieces(Piece::Queen) | board.pieces(Piece::Rook);
+    let occupied = board.occupied() & !square.bitboard();
+    let mut found = None;
+    for behind in valuable & board.colors(color) & !square.bitboard() {
+        let snipers = (get_bishop_moves(behind, occupied) & diagonal)
+            | (get_rook_moves(behind, occupied) & straight);
+        for pinner in snipers {
+            if !get_between_rays(behind, pinner).has(square) {
+                continue;
+            }
+            let pin = Pin {
+                pinned: square,
+                pinner,
+                behind,
+            };
+            let shielded = board.piece_on(behind)?;
+            if shielded == Piece::King {
+                return Some(pin);
+            }
+            let worth = piece_value(shielded);
+            let undefended =
+                (attackers_to(board, behind, occupied) & board.colors(color)).is_empty();
+            let pinner_value = board.piece_on(pinner).map_or(0, piece_value);
+            if worth > piece_value(held) && (worth > pinner_value || undefended) {
+                found = Some(pin);
+            }
+        }
+    }
+    found
 }
 
 /// Squares the piece on `square` attacks or may move to with the given occupancy (pseudo-legal,
@@ -487,6 +543,26 @@ mod tests {
         // the black e6 pawn — an enemy piece, irremovable.
         let other = a.route(&[Square::E1, Square::E7, Square::A7], Finish::Capture);
         assert!(!other.passable());
+    }
+
+    fn pin(fen: &str, square: Square) -> Option<Pin> {
+        pin_of(&parse_fen(fen, false).unwrap(), square)
+    }
+
+    #[test]
+    fn pins_to_the_king_and_to_what_the_pinning_piece_would_win() {
+        let to_king = pin("4k3/8/2n5/1B6/8/8/8/4K3 w - - 0 1", Square::C6).unwrap();
+        assert_eq!((to_king.pinner, to_king.behind), (Square::B5, Square::E8));
+        assert_eq!(pin("3k4/8/2n5/1B6/8/8/8/4K3 w - - 0 1", Square::C6), None);
+        // A bishop wins the rook behind the knight, defended or not.
+        let to_rook = pin("4r1k1/8/2n5/1B6/8/8/8/4K3 w - - 0 1", Square::C6).unwrap();
+        assert_eq!(to_rook.behind, Square::E8);
+        // A queen only wins an undefended rook.
+        assert_eq!(pin("4r3/5k2/2n5/8/Q7/8/8/4K3 w - - 0 1", Square::C6), None);
+        assert!(pin("4r3/7k/2n5/8/Q7/8/8/4K3 w - - 0 1", Square::C6).is_some());
+        // A bishop behind a knight, or a knight behind a rook, is not worth holding for.
+        assert_eq!(pin("4b1k1/8/2n5/1B6/8/8/8/4K3 w - - 0 1", Square::C6), None);
+        assert_eq!(pin("4n1k1/8/2r5/1B6/8/8/8/4K3 w - - 0 1", Square::C6), None);
     }
 
     #[test]
