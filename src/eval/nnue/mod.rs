@@ -7,13 +7,16 @@
 //! accumulator and then the other's, divided by QA, plus the bias, scaled to centipawns. The
 //! search keeps accumulators per ply (`accumulator`) and updates them by the move's few
 //! features; `evaluate_full` computes one from scratch and is the reference the incremental
-//! update is tested against. The kernels (`simd`) are chosen once per net.
+//! update is tested against. The kernels (`simd`) are chosen once per net. The default net is
+//! embedded (`builtin`).
 
 mod accumulator;
+mod builtin;
 pub mod format;
 pub mod simd;
 
 pub use accumulator::{AccumulatorStack, Delta};
+pub use builtin::builtin;
 pub use format::NetError;
 
 use crate::rules::{Board, Color, Piece, Square};
