@@ -12,13 +12,14 @@
 
 use super::ending::{ending, Ending};
 use super::pgn_io::{read_games, tag_line, wrap, PgnGame};
+use crate::eval::nnue::Network;
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::{Board, Color, Game, Move};
 use crate::search::{is_mate_score, Engine, Limits, Score, SearchControl, Silent};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Arguments of `tropa annotate`.
 pub struct AnnotateArgs {
@@ -32,6 +33,8 @@ pub struct AnnotateArgs {
     pub threads: usize,
     /// Table size per engine, in MB.
     pub hash: usize,
+    /// The net to evaluate with (none: the hand-crafted evaluation).
+    pub net: Option<Arc<Network>>,
 }
 
 /// How bad a played move was.
@@ -283,6 +286,7 @@ pub fn run(args: &AnnotateArgs) -> Result<(), String> {
             scope.spawn(|| {
                 let mut engine = Engine::new(args.hash, engine_threads);
                 engine.options.move_overhead = 0;
+                engine.set_network(args.net.clone());
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(pgn) = games.get(i) else { break };

@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 /// Options of `tropa datagen`.
 #[derive(clap::Args, Debug)]
 pub struct DatagenArgs {
-    /// Output file (appended to and resumed if it exists; same seed and nodes required).
+    /// Output file (appended to and resumed if it exists; same seed, nodes and evaluation
+    /// required: a run begun with the hand-crafted evaluation goes on with --hce).
     #[arg(short, long)]
     pub output: PathBuf,
     /// Games the output should hold at the end.
@@ -46,6 +47,8 @@ pub struct DatagenArgs {
     /// Syzygy folders (separated by ':'): a position they cover ends the game with their verdict.
     #[arg(long)]
     pub syzygy: Option<String>,
+    #[command(flatten)]
+    pub eval: super::learned::EvalArgs,
 }
 
 /// Runs `tropa datagen`.
@@ -78,6 +81,7 @@ pub fn datagen(args: &DatagenArgs) -> Result<(), String> {
         games: args.games,
         threads: args.threads.min(256),
         hash_mb: args.hash,
+        net: args.eval.network()?,
     };
     let tables = args.syzygy.as_deref().map(Tablebases::open).transpose()?;
     let progress = Progress::default();

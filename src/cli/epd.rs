@@ -7,11 +7,13 @@
 //! table, so with `--depth` or `--nodes` on one thread a run is reproducible.
 
 use crate::cli::ending::ending;
+use crate::eval::nnue::Network;
 use crate::rules::notation::{move_from_text, move_to_san};
 use crate::rules::{Game, Move};
 use crate::search::{Engine, Limits, SearchControl, Silent};
 use indicatif::ProgressBar;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// One test position with what it asks for.
@@ -178,6 +180,8 @@ pub struct EpdArgs {
     pub hash: usize,
     /// List every miss.
     pub verbose: bool,
+    /// The net to evaluate with (none: the hand-crafted evaluation).
+    pub net: Option<Arc<Network>>,
 }
 
 /// Reads every record of a suite file; the first bad line is an error naming file and line.
@@ -201,6 +205,7 @@ pub fn run(path: &Path, args: &EpdArgs) -> Result<(), String> {
     let records = read_suite(path)?;
     let mut engine = Engine::new(args.hash, args.threads);
     engine.options.move_overhead = 0;
+    engine.set_network(args.net.clone());
     let bar = ProgressBar::new(records.len() as u64);
     let start = Instant::now();
     let (mut solved, mut earned, mut most, mut scored) = (0, 0, 0, 0);

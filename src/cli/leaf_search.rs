@@ -3,6 +3,7 @@
 //! Design note: the book asks only for a `LeafRater` (`book::build`), so it never depends on the
 //! search; this is where the two meet. Each rater owns an engine whose table and histories are
 //! cleared before every position, which keeps the build reproducible whichever thread rates what.
+//! It evaluates by hand (`Engine::new`), as when the committed book was built.
 
 use crate::book::build::LeafRater;
 use crate::rules::Game;

@@ -1,28 +1,34 @@
-//! The learned evaluation on the command line: `--eval-file` for `bench` and `analyse`, and the
-//! net's score beside the hand-crafted terms in `tropa eval`.
+//! Which evaluation a command uses: `--eval-file` and `--hce`.
+//!
+//! Design note: every command that searches flattens `EvalArgs` into its arguments, so
+//! `--eval-file NET` and `--hce` mean the same everywhere (as the UCI options EvalFile and
+//! UseNNUE); without either, the built-in net evaluates.
 
-use crate::eval::nnue::Network;
-use crate::rules::{Board, Color};
-use std::path::Path;
+use crate::eval::nnue::{self, Network};
+use std::path::PathBuf;
 use std::sync::Arc;
 
-/// Loads the net named by `--eval-file`, if any (none: the hand-crafted evaluation).
-pub fn load(path: Option<&Path>) -> Result<Option<Arc<Network>>, String> {
-    path.map(|p| Network::load(p).map(Arc::new).map_err(|e| e.to_string()))
-        .transpose()
+/// The evaluation options of a command.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct EvalArgs {
+    /// Evaluate with this net (as the UCI option EvalFile); default: the built-in net.
+    #[arg(long, value_name = "NET")]
+    pub eval_file: Option<PathBuf>,
+    /// Use the hand-crafted evaluation instead of a net (as the UCI option UseNNUE false).
+    #[arg(long, conflicts_with = "eval_file")]
+    pub hce: bool,
 }
 
-/// Prints the net's evaluation of `board` (White's view and the side to move's).
-pub fn show_eval(net: &Network, board: &Board) {
-    let stm = net.evaluate_full(board);
-    let white = if board.side_to_move() == Color::White {
-        stm
-    } else {
-        -stm
-    };
-    println!(
-        "net (768 -> {}x2 -> 1, {:?} kernels): {white} (White's view), {stm} for the side to move",
-        net.hidden(),
-        net.kernel()
-    );
+impl EvalArgs {
+    /// The net to evaluate with: the `--eval-file` net, none with `--hce` (the hand-crafted
+    /// evaluation), or the built-in net.
+    pub fn network(&self) -> Result<Option<Arc<Network>>, String> {
+        match (&self.eval_file, self.hce) {
+            (Some(path), _) => Network::load(path)
+                .map(|net| Some(Arc::new(net)))
+                .map_err(|e| e.to_string()),
+            (None, true) => Ok(None),
+            (None, false) => Ok(Some(nnue::builtin())),
+        }
+    }
 }

@@ -64,9 +64,8 @@ pub enum Command {
         /// Guide the search with PIONEER's zone moves (as the UCI option PioneerGuide).
         #[arg(long)]
         pioneer_guide: bool,
-        /// Evaluate with this net (as the UCI option EvalFile); default: hand-crafted.
-        #[arg(long)]
-        eval_file: Option<PathBuf>,
+        #[command(flatten)]
+        eval: learned::EvalArgs,
     },
     /// Count leaf nodes of the move tree, split by root move.
     Perft {
@@ -95,14 +94,14 @@ pub enum Command {
         #[arg(long, default_value_t = 1, value_parser = args::threads())]
         threads: usize,
     },
-    /// Print every evaluation term for both sides (and a net's score with --eval-file).
+    /// Print every hand-crafted evaluation term for both sides, then the net's score (the
+    /// built-in net, or --eval-file; none with --hce).
     Eval {
         /// Position (default: the start position).
         #[arg(long)]
         fen: Option<String>,
-        /// Also show this net's evaluation.
-        #[arg(long)]
-        eval_file: Option<PathBuf>,
+        #[command(flatten)]
+        eval: learned::EvalArgs,
     },
     /// Analyse a position, printing each iteration with the main line in SAN.
     Analyse {
@@ -130,9 +129,8 @@ pub enum Command {
         /// Syzygy tablebase folders, separated by ':' (as the UCI option SyzygyPath).
         #[arg(long)]
         syzygy: Option<String>,
-        /// Evaluate with this net (as the UCI option EvalFile); default: hand-crafted.
-        #[arg(long)]
-        eval_file: Option<PathBuf>,
+        #[command(flatten)]
+        eval: learned::EvalArgs,
     },
     /// PIONEER: the zones of play of a position explained as plans (seed 004).
     Plan {
@@ -223,6 +221,8 @@ pub enum Command {
         /// Transposition table size per game being annotated, in MB.
         #[arg(long, default_value_t = 64, value_parser = args::hash_mb())]
         hash: usize,
+        #[command(flatten)]
+        eval: learned::EvalArgs,
     },
     /// Play a game against Tropa in the terminal (moves in SAN or UCI; type help).
     Play {
@@ -245,6 +245,8 @@ pub enum Command {
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 64, value_parser = args::hash_mb())]
         hash: usize,
+        #[command(flatten)]
+        eval: learned::EvalArgs,
     },
     /// Run a test suite of EPD records (bm, am, STS c0 points) and print the score.
     Epd {
@@ -261,6 +263,8 @@ pub enum Command {
         /// List every miss with the move played and the moves wanted.
         #[arg(long, short)]
         verbose: bool,
+        #[command(flatten)]
+        eval: learned::EvalArgs,
     },
     /// Fit the evaluation weights to labelled positions (Texel method).
     Tune {
@@ -354,8 +358,8 @@ pub fn main() -> i32 {
             hash,
             threads,
             pioneer_guide,
-            eval_file,
-        }) => learned::load(eval_file.as_deref()).map(|net| {
+            eval,
+        }) => eval.network().map(|net| {
             bench::run_with(depth, hash, threads, pioneer_guide, net);
         }),
         Some(Command::Perft {
@@ -369,7 +373,8 @@ pub fn main() -> i32 {
             max_nodes,
             threads,
         }) => tools::perft_suite(&files, max_depth, max_nodes, threads),
-        Some(Command::Eval { fen, eval_file }) => learned::load(eval_file.as_deref())
+        Some(Command::Eval { fen, eval }) => eval
+            .network()
             .and_then(|net| tools::eval(fen.as_deref(), net.as_deref())),
         Some(Command::Analyse {
             fen,
@@ -380,8 +385,8 @@ pub fn main() -> i32 {
             threads,
             hash,
             syzygy,
-            eval_file,
-        }) => learned::load(eval_file.as_deref()).and_then(|net| {
+            eval,
+        }) => eval.network().and_then(|net| {
             tools::analyse(&tools::AnalyseArgs {
                 fen,
                 moves,
@@ -438,12 +443,16 @@ pub fn main() -> i32 {
             limits,
             threads,
             hash,
-        }) => annotate::run(&annotate::AnnotateArgs {
-            input,
-            output,
-            limits: limits.limits(),
-            threads,
-            hash,
+            eval,
+        }) => eval.network().and_then(|net| {
+            annotate::run(&annotate::AnnotateArgs {
+                input,
+                output,
+                limits: limits.limits(),
+                threads,
+                hash,
+                net,
+            })
         }),
         Some(Command::Play {
             level,
@@ -452,7 +461,8 @@ pub fn main() -> i32 {
             fen,
             save,
             hash,
-        }) => {
+            eval,
+        }) => eval.network().and_then(|net| {
             let save = save.unwrap_or_else(|| {
                 let secs = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
@@ -466,23 +476,26 @@ pub fn main() -> i32 {
                 fen,
                 save,
                 hash,
+                net,
             })
-        }
+        }),
         Some(Command::Epd {
             file,
             limits,
             threads,
             hash,
             verbose,
-        }) => {
+            eval,
+        }) => eval.network().and_then(|net| {
             let options = epd::EpdArgs {
                 limits: limits.limits(),
                 threads,
                 hash,
                 verbose,
+                net,
             };
             epd::run(&file, &options)
-        }
+        }),
         Some(Command::Tune {
             data,
             epochs,

@@ -9,6 +9,7 @@
 
 use super::ending::ending;
 use super::play_view::{board_text, clock_text, game_pgn, today};
+use crate::eval::nnue::Network;
 use crate::rules::notation::{line_to_numbered_san, move_from_text, move_to_san};
 use crate::rules::side_name;
 use crate::rules::{parse_fen, Color, Game, START_FEN};
@@ -16,6 +17,7 @@ use crate::search::time::Clock;
 use crate::search::{Engine, Limits, Score, SearchControl, SearchResult, Silent};
 use std::io::BufRead;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Arguments of `tropa play`.
@@ -32,6 +34,8 @@ pub struct PlayArgs {
     pub save: PathBuf,
     /// Table size in MB.
     pub hash: usize,
+    /// The net to evaluate with (none: the hand-crafted evaluation).
+    pub net: Option<Arc<Network>>,
 }
 
 /// The deepest search of each level, 1 to 9; level 10 has no depth limit.
@@ -271,9 +275,11 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
     let board =
         parse_fen(args.fen.as_deref().unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
     let base = args.clock.map_or(Duration::ZERO, |c| c.0);
+    let mut engine = Engine::new(args.hash, 1);
+    engine.set_network(args.net.clone());
     let mut table = Table {
         game: Game::from_board(board, false),
-        engine: Engine::new(args.hash, 1),
+        engine,
         left: [base; 2],
         flipped: false,
         args,

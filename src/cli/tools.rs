@@ -127,14 +127,14 @@ pub fn perft_suite(
     }
 }
 
-/// `tropa eval`: every term for both sides.
+/// `tropa eval`: every hand-crafted term for both sides, then `net`'s score if one is given.
 pub fn eval(fen: Option<&str>, net: Option<&Network>) -> Result<(), String> {
     let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
     for line in crate::eval::report(&board) {
         say!("{line}");
     }
     if let Some(net) = net {
-        super::learned::show_eval(net, &board);
+        say!("{}", net.report(&board));
     }
     Ok(())
 }

@@ -10,6 +10,7 @@
 pub mod format;
 pub mod play;
 
+use crate::eval::nnue::Network;
 use crate::search::syzygy::Tablebases;
 use format::RunHeader;
 use play::{play_game, PlaySettings};
@@ -17,7 +18,7 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// A data-generation run.
 #[derive(Clone, Debug)]
@@ -32,6 +33,9 @@ pub struct RunSettings {
     pub threads: usize,
     /// Transposition table per engine, megabytes.
     pub hash_mb: usize,
+    /// The net the engines evaluate with (none: the hand-crafted evaluation). The file does
+    /// not record it: a run is resumed with the evaluation it was started with.
+    pub net: Option<Arc<Network>>,
 }
 
 /// Counters a progress display reads while the run goes on.
@@ -116,6 +120,7 @@ pub fn run(
         for _ in 0..settings.threads.max(1) {
             scope.spawn(|| {
                 let mut engine = crate::search::Engine::new(settings.hash_mb, 1);
+                engine.set_network(settings.net.clone());
                 loop {
                     let slot = next.fetch_add(1, Ordering::Relaxed) as usize;
                     let Some(&index) = todo.get(slot) else {
@@ -173,6 +178,7 @@ mod tests {
             games,
             threads: 1,
             hash_mb: 1,
+            net: None,
         }
     }
 

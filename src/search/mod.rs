@@ -266,7 +266,9 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// An engine with a table of `hash_mb` megabytes and `threads` search threads.
+    /// An engine with a table of `hash_mb` megabytes and `threads` search threads, evaluating
+    /// by hand until `set_network` gives it a net (the UCI engine and the command line give it
+    /// the built-in one, `crate::eval::nnue::builtin`).
     pub fn new(hash_mb: usize, threads: usize) -> Self {
         let mut engine = Engine {
             tt: TranspositionTable::new(hash_mb),

@@ -1,38 +1,79 @@
-//! The UCI option `EvalFile`: a path to a learned-evaluation net, or empty for the hand-crafted
-//! evaluation (the default until a net trained on Tropa's own games beats it).
+//! The UCI options of the evaluation: `EvalFile`, a path to a net (empty: the built-in net), and
+//! `UseNNUE` (false: the hand-crafted evaluation).
 //!
-//! Design note: a net that cannot be read leaves the evaluation as it was and says why in an
-//! `info string error` line; a net that loads is announced with its width.
+//! Design note: both options are kept here and the engine's net is derived from the two after
+//! every change, so their order does not matter: UseNNUE false means the hand-crafted
+//! evaluation, true the EvalFile net if one is loaded, else the built-in one. A net that cannot
+//! be read leaves the evaluation as it was and says why in an `info string error` line; every
+//! change that succeeds is announced as `info string evaluation: …`.
 
 use super::Output;
-use crate::eval::nnue::Network;
+use crate::eval::nnue::{self, Network};
 use crate::search::Engine;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Applies `setoption name EvalFile value <path>` to `engine`.
-pub fn set(engine: &mut Engine, path: &str, out: &Output) {
-    let path = path.trim();
-    if path.is_empty() {
-        engine.set_network(None);
-        out.line("info string evaluation: hand-crafted");
-        return;
-    }
-    match Network::load(Path::new(path)) {
-        Ok(net) => {
-            out.line(&format!(
-                "info string evaluation: net {path} (768 -> {}x2 -> 1)",
-                net.hidden()
-            ));
-            engine.set_network(Some(Arc::new(net)));
+/// The evaluation options' values.
+#[derive(Clone, Debug)]
+pub struct EvalOptions {
+    /// The net loaded by `EvalFile`, with its path (none: the built-in net).
+    file: Option<(String, Arc<Network>)>,
+    /// `UseNNUE`.
+    use_nnue: bool,
+}
+
+impl Default for EvalOptions {
+    /// The options' defaults: the built-in net.
+    fn default() -> Self {
+        EvalOptions {
+            file: None,
+            use_nnue: true,
         }
-        Err(e) => {
-            let kept = if engine.network().is_some() {
-                "the previous net"
-            } else {
-                "the hand-crafted evaluation"
-            };
-            out.error(&format!("{e}; keeping {kept}"));
+    }
+}
+
+impl EvalOptions {
+    /// The net to evaluate with (none: the hand-crafted evaluation).
+    pub fn network(&self) -> Option<Arc<Network>> {
+        self.use_nnue.then(|| {
+            self.file
+                .as_ref()
+                .map_or_else(nnue::builtin, |(_, net)| Arc::clone(net))
+        })
+    }
+
+    /// Applies `setoption name EvalFile value <path>` to `engine`.
+    pub fn set_file(&mut self, engine: &mut Engine, path: &str, out: &Output) {
+        let path = path.trim();
+        if path.is_empty() {
+            self.file = None;
+        } else {
+            match Network::load(Path::new(path)) {
+                Ok(net) => self.file = Some((path.to_string(), Arc::new(net))),
+                Err(e) => return out.error(&format!("{e}; keeping {}", self.describe())),
+            }
+        }
+        self.apply(engine, out);
+    }
+
+    /// Applies `setoption name UseNNUE value <on>` to `engine`.
+    pub fn set_use_nnue(&mut self, engine: &mut Engine, on: bool, out: &Output) {
+        self.use_nnue = on;
+        self.apply(engine, out);
+    }
+
+    fn apply(&self, engine: &mut Engine, out: &Output) {
+        engine.set_network(self.network());
+        out.line(&format!("info string evaluation: {}", self.describe()));
+    }
+
+    /// The evaluation in use, in words.
+    fn describe(&self) -> String {
+        let shape = |net: &Network| format!("(768 -> {}x2 -> 1)", net.hidden());
+        match (self.use_nnue, &self.file) {
+            (false, _) => "hand-crafted (UseNNUE false)".to_string(),
+            (true, None) => format!("the built-in net {}", shape(&nnue::builtin())),
+            (true, Some((path, net))) => format!("net {path} {}", shape(net)),
         }
     }
 }
@@ -41,6 +82,7 @@ pub fn set(engine: &mut Engine, path: &str, out: &Output) {
 mod tests {
     use super::super::{run, Capture, Output};
     use crate::eval::nnue::tests::random_net;
+    use std::sync::Arc;
 
     fn session(input: &str) -> String {
         let capture = Capture::default();
@@ -52,7 +94,7 @@ mod tests {
     }
 
     #[test]
-    fn a_net_is_loaded_a_bad_one_refused_and_empty_goes_back_to_hand_crafted() {
+    fn a_net_is_loaded_a_bad_one_refused_and_empty_goes_back_to_the_builtin_net() {
         let dir = std::env::temp_dir().join(format!("tropa-evalfile-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let good = dir.join("good.nnue");
@@ -69,16 +111,71 @@ mod tests {
             out.contains("option name EvalFile type string default <empty>"),
             "{out}"
         );
-        assert!(out.contains("info string evaluation: net"), "{out}");
         assert!(
-            out.contains("(truncated or padded); keeping the previous net"),
+            out.contains(&format!(
+                "info string evaluation: net {} (768 -> 16x2 -> 1)",
+                good.display()
+            )),
             "{out}"
         );
         assert!(
-            out.contains("info string evaluation: hand-crafted"),
+            out.contains(&format!(
+                "(truncated or padded); keeping net {} (768 -> 16x2 -> 1)",
+                good.display()
+            )),
+            "{out}"
+        );
+        assert!(
+            out.contains("info string evaluation: the built-in net (768 -> 128x2 -> 1)"),
             "{out}"
         );
         assert_eq!(out.matches("bestmove").count(), 2, "{out}");
         let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn use_nnue_false_is_hand_crafted_and_true_brings_the_net_back() {
+        let dir = std::env::temp_dir().join(format!("tropa-usennue-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.nnue");
+        std::fs::write(&good, random_net(16, 5).to_bytes()).unwrap();
+        let out = session(&format!(
+            "uci\nsetoption name OwnBook value false\nsetoption name UseNNUE value false\ngo depth 3\nsetoption name EvalFile value {}\nsetoption name UseNNUE value true\ngo depth 3\nsetoption name EvalFile value\n",
+            good.display()
+        ));
+        assert!(
+            out.contains("option name UseNNUE type check default true"),
+            "{out}"
+        );
+        let evaluations: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("info string evaluation: "))
+            .collect();
+        let loaded = format!("net {} (768 -> 16x2 -> 1)", good.display());
+        assert_eq!(
+            evaluations,
+            [
+                "hand-crafted (UseNNUE false)",
+                "hand-crafted (UseNNUE false)",
+                loaded.as_str(),
+                "the built-in net (768 -> 128x2 -> 1)",
+            ],
+            "{out}"
+        );
+        assert_eq!(out.matches("bestmove").count(), 2, "{out}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn the_engine_gets_the_builtin_net_none_or_it_again() {
+        let mut engine = crate::search::Engine::new(1, 1);
+        let out = Output::to(Capture::default());
+        let mut options = super::EvalOptions::default();
+        let builtin = crate::eval::nnue::builtin();
+        assert!(Arc::ptr_eq(&options.network().unwrap(), &builtin));
+        options.set_use_nnue(&mut engine, false, &out);
+        assert!(engine.network().is_none());
+        options.set_use_nnue(&mut engine, true, &out);
+        assert!(Arc::ptr_eq(engine.network().unwrap(), &builtin));
     }
 }

@@ -4,6 +4,7 @@
 //! nothing it cannot parse.
 
 use super::Output;
+use crate::eval::nnue::Network;
 use crate::rules::notation::move_to_uci;
 use crate::rules::perft::divide;
 use crate::rules::{write_fen, Board, Square};
@@ -45,10 +46,14 @@ fn piece_letter(board: &Board, square: Square) -> char {
     }
 }
 
-/// `eval`: the evaluation's terms, phase, scaling and total.
-pub fn show_eval(board: &Board, out: &Output) {
+/// `eval`: the hand-crafted evaluation's terms, phase, scaling and total, then the score of
+/// `net` (the net in use, if any).
+pub fn show_eval(board: &Board, net: Option<&Network>, out: &Output) {
     for line in crate::eval::report(board) {
         out.line(&format!("info string {line}"));
+    }
+    if let Some(net) = net {
+        out.line(&format!("info string {}", net.report(board)));
     }
 }
 

@@ -113,6 +113,8 @@ pub struct Uci {
     /// `UCI_ShowWDL`: win/draw/loss chances in each `info` line.
     show_wdl: bool,
     book: book::BookSession,
+    /// `EvalFile` and `UseNNUE`.
+    evaluation: eval_file::EvalOptions,
 }
 
 /// PIONEER's zone moves of both sides at `root`, as the search's guide (`PioneerGuide`).
@@ -130,6 +132,8 @@ impl Uci {
             spin_default(&specs, "Threads") as usize,
         );
         engine.options.move_overhead = spin_default(&specs, "Move Overhead") as u64;
+        let evaluation = eval_file::EvalOptions::default();
+        engine.set_network(evaluation.network());
         Uci {
             out,
             engine: Arc::new(Mutex::new(engine)),
@@ -141,6 +145,7 @@ impl Uci {
             pioneer_guide: false,
             show_wdl: false,
             book: book::BookSession::new(),
+            evaluation,
         }
     }
 
@@ -202,7 +207,10 @@ impl Uci {
                 return Flow::Quit;
             }
             "d" => inspect::show_board(self.game.board(), self.chess960, &self.out),
-            "eval" => inspect::show_eval(self.game.board(), &self.out),
+            "eval" => {
+                let net = self.evaluation.network();
+                inspect::show_eval(self.game.board(), net.as_deref(), &self.out)
+            }
             _ => {
                 let shown: String = command.chars().take(40).collect();
                 self.out.error(&format!("unknown command '{shown}'"));
@@ -220,7 +228,8 @@ impl Uci {
         if book::BookSession::handles(name) {
             return self.book.set_option(name, value, &self.out);
         }
-        let mut engine = self.lock_engine();
+        // The field, not `lock_engine`: the evaluation options are changed beside the engine.
+        let mut engine = self.engine.lock().unwrap_or_else(|e| e.into_inner());
         if tablebases::OPTIONS.contains(&name) {
             return tablebases::set_option(&mut engine, name, value, &self.out);
         }
@@ -239,7 +248,12 @@ impl Uci {
             ("UCI_LimitStrength", OptionValue::Bool(on)) => engine.options.strength.limit = on,
             ("UCI_Elo", OptionValue::Int(elo)) => engine.options.strength.elo = elo,
             ("Clear Hash", _) => engine.clear(),
-            ("EvalFile", OptionValue::Text(path)) => eval_file::set(&mut engine, &path, &self.out),
+            ("EvalFile", OptionValue::Text(path)) => {
+                self.evaluation.set_file(&mut engine, &path, &self.out)
+            }
+            ("UseNNUE", OptionValue::Bool(on)) => {
+                self.evaluation.set_use_nnue(&mut engine, on, &self.out)
+            }
             ("UCI_Chess960", OptionValue::Bool(on)) => {
                 drop(engine);
                 self.chess960 = on;

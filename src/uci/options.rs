@@ -146,6 +146,10 @@ pub fn declared() -> Vec<OptionSpec> {
             kind: Text { default: "" },
         },
         OptionSpec {
+            name: "UseNNUE",
+            kind: Check { default: true },
+        },
+        OptionSpec {
             name: "BookFile",
             kind: Text { default: "" },
         },

@@ -141,6 +141,7 @@ fn datagen_files_become_training_positions() {
         games: 4,
         threads: 1,
         hash_mb: 1,
+        net: None,
     };
     tropa::datagen::run(&run, None, &path, &Default::default()).unwrap();
     let set = DataSet::load(&[path.as_path()], 25, 1).unwrap();

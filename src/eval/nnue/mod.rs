@@ -144,6 +144,20 @@ impl Network {
         self.refresh(board, Color::Black, &mut black);
         self.output(&white, &black, board.side_to_move())
     }
+
+    /// `board`'s score in words, White's view and the side to move's (`tropa eval`, UCI `eval`).
+    pub fn report(&self, board: &Board) -> String {
+        let stm = self.evaluate_full(board);
+        let white = match board.side_to_move() {
+            Color::White => stm,
+            Color::Black => -stm,
+        };
+        format!(
+            "net (768 -> {}x2 -> 1, {:?} kernels): {white} (White's view), {stm} for the side to move",
+            self.hidden,
+            self.kernel
+        )
+    }
 }
 
 #[cfg(test)]

@@ -1,8 +1,8 @@
 //! The worker's side of the learned evaluation: which evaluation a node gets, and the
 //! accumulators kept along the path when the net is on.
 //!
-//! Design note: with the hand-crafted evaluation (the default) there is no accumulator stack at
-//! all, and the hooks below are one untaken branch each. With a net, making a move records its
+//! Design note: with the hand-crafted evaluation (`Engine::new`'s until it is given a net) there
+//! is no accumulator stack at all, and the hooks below are one untaken branch each. With a net, making a move records its
 //! feature delta for the child's ply and evaluating computes the accumulators lazily
 //! (`crate::eval::nnue::AccumulatorStack`).
 
