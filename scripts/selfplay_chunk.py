@@ -3,7 +3,7 @@
 under data/selfplay/, and record it in data/selfplay/MANIFEST.tsv; or rebuild a run's file from
 its chunks so that `tropa datagen` can resume it.
 
-Design note: a chunk is itself a valid data file (the run's 24-byte header, then whole frames),
+Design note: a chunk is itself a valid data file (the run's header, then whole frames),
 so the trainer and `tropa datagen-stats` read each chunk on its own, and the frames of a run's
 chunks concatenated after one header are the run's file again. The cut is made at the last whole
 frame whose checksum holds (a generator still writing leaves a torn tail, which waits for the
@@ -26,7 +26,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 COLUMNS = ["chunk", "sha256", "bytes", "run", "run_end", "engine_commit", "nodes", "seed",
            "games", "plies", "quiet_positions", "note"]
-HEADER = 24
+# Header bytes by format version (version 2 adds the evaluation the games were played with).
+HEADERS = {1: 24, 2: 32}
 FRAME_HEADER = 12
 MAGIC = b"TropaDG\0"
 MAX_CHUNK = 20 * 1000 * 1000
@@ -37,6 +38,16 @@ def fnv1a64(data):
     for b in data:
         h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
     return h
+
+
+def header_len(data, path):
+    """Bytes of the header of the data file image `data` (read from `path`)."""
+    if len(data) < 10 or data[:8] != MAGIC:
+        sys.exit(f"selfplay_chunk: {path} is not a tropa datagen file")
+    version = struct.unpack_from("<H", data, 8)[0]
+    if version not in HEADERS or len(data) < HEADERS[version]:
+        sys.exit(f"selfplay_chunk: {path}: data format version {version} or a short header")
+    return HEADERS[version]
 
 
 def intact_end(data, start):
@@ -88,21 +99,20 @@ def stats(tropa, path):
 
 def cut(args):
     data = open(args.run, "rb").read()
-    if len(data) < HEADER or data[:8] != MAGIC:
-        sys.exit(f"selfplay_chunk: {args.run} is not a tropa datagen file")
+    header = header_len(data, args.run)
     name = run_name(args.run)
     rows = read_manifest(args.folder)
     done = [r for r in rows if r["run"] == name]
     nodes, seed = struct.unpack_from("<IQ", data, 12)
     if any((int(r["nodes"]), int(r["seed"])) != (nodes, seed) for r in done):
         sys.exit(f"selfplay_chunk: {args.run} is not the run its earlier chunks come from")
-    start = max([int(r["run_end"]) for r in done], default=HEADER)
+    start = max([int(r["run_end"]) for r in done], default=header)
     if start > len(data):
         sys.exit(f"selfplay_chunk: {args.run} is shorter than its chunks ({start} bytes)")
     end = intact_end(data, start)
     if end == start:
         sys.exit(f"selfplay_chunk: no whole game in {args.run} after byte {start}")
-    chunk = lzma.compress(data[:HEADER] + data[start:end], preset=9 | lzma.PRESET_EXTREME)
+    chunk = lzma.compress(data[:header] + data[start:end], preset=9 | lzma.PRESET_EXTREME)
     if len(chunk) > MAX_CHUNK:
         sys.exit(f"selfplay_chunk: the chunk would be {len(chunk)} bytes; cut more often")
     os.makedirs(args.folder, exist_ok=True)
@@ -133,7 +143,9 @@ def restore(args):
         if hashlib.sha256(blob).hexdigest() != r["sha256"]:
             sys.exit(f"selfplay_chunk: {r['chunk']} does not match its sha256 in the manifest")
         data = lzma.decompress(blob)
-        out += data if not out else data[HEADER:]
+        if out and data[:header_len(data, r["chunk"])] != out[:header_len(out, args.run)]:
+            sys.exit(f"selfplay_chunk: {r['chunk']} has another header than the run's first chunk")
+        out += data if not out else data[header_len(data, r["chunk"]):]
     write_atomically(args.out, bytes(out))
     print(f"{args.out}: {len(rows)} chunks, {len(out)} bytes")
 

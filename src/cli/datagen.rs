@@ -142,10 +142,11 @@ pub fn stats(files: &[PathBuf]) -> Result<(), String> {
             .collect();
         let mean_start = start_scores.iter().sum::<f64>() / start_scores.len().max(1) as f64;
         println!(
-            "{}: seed {}, {} nodes, {} games (White wins {}, draws {}, Black wins {}), {} plies, {} quiet positions, start score {:+.0} cp for White on average, {} torn bytes at the end",
+            "{}: seed {}, {} nodes, played with {}, {} games (White wins {}, draws {}, Black wins {}), {} plies, {} quiet positions, start score {:+.0} cp for White on average, {} torn bytes at the end",
             path.display(),
             file.header.seed,
             file.header.nodes,
+            file.header.evaluation,
             file.games.len(),
             count(Outcome::WhiteWin),
             count(Outcome::Draw),

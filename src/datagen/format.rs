@@ -6,16 +6,21 @@
 //! promotion) is applied on reading, so the rule can change without new data. Each game is one
 //! frame with its own length and checksum: a writer killed in the middle of a frame leaves a
 //! torn tail that the reader detects and drops, and `tropa datagen` resumes after the last
-//! whole game. Layout, version 1 (little-endian):
+//! whole game. Layout, version 2 (little-endian):
 //!
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `TropaDG\0` |
-//! | 8 | 2 | format version (1) |
+//! | 8 | 2 | format version (2) |
 //! | 10 | 2 | reserved, 0 |
 //! | 12 | 4 | node limit per move the games were played with |
 //! | 16 | 8 | seed of the run |
-//! | 24 | … | frames, one per game |
+//! | 24 | 8 | the evaluation the games were played with: 0 the hand-crafted one, otherwise the FNV-1a 64 checksum of the net file's bytes |
+//! | 32 | … | frames, one per game |
+//!
+//! Version 1 is the same without the evaluation (frames from byte 24); its runs were all played
+//! with the hand-crafted evaluation, and it is read as such. A version 1 run resumed with the
+//! hand-crafted evaluation stays version 1: the frames are the same in both.
 //!
 //! A frame: payload length L (u32), FNV-1a 64 checksum of the payload (u64), then the payload:
 //!
@@ -34,14 +39,59 @@ use std::fmt;
 
 /// The file signature.
 pub const MAGIC: [u8; 8] = *b"TropaDG\0";
-/// The format version this Tropa reads and writes.
-pub const VERSION: u16 = 1;
+/// The format version this Tropa writes (it reads 1 too).
+pub const VERSION: u16 = 2;
 /// Bytes of the file header.
-pub const HEADER: usize = 24;
+pub const HEADER: usize = 32;
+/// Bytes of a version 1 header.
+const HEADER_V1: usize = 24;
 /// Bytes of a frame's length and checksum.
 const FRAME_HEADER: usize = 12;
 /// Longest game a frame can hold (plies).
 pub const MAX_PLIES: usize = u16::MAX as usize;
+
+/// The evaluation the games of a run were played with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The hand-crafted evaluation.
+    HandCrafted,
+    /// A net, known by the FNV-1a 64 checksum of its file's bytes.
+    Net(u64),
+}
+
+impl Evaluation {
+    /// The evaluation with `net` (its file's bytes), or the hand-crafted one.
+    pub fn of(net: Option<&[u8]>) -> Self {
+        net.map_or(Evaluation::HandCrafted, |bytes| {
+            Evaluation::Net(fnv1a64(bytes))
+        })
+    }
+
+    /// The header field: 0 for the hand-crafted evaluation.
+    fn code(self) -> u64 {
+        match self {
+            Evaluation::HandCrafted => 0,
+            Evaluation::Net(sum) => sum,
+        }
+    }
+
+    /// The evaluation a header field names.
+    fn from_code(code: u64) -> Self {
+        match code {
+            0 => Evaluation::HandCrafted,
+            sum => Evaluation::Net(sum),
+        }
+    }
+}
+
+impl fmt::Display for Evaluation {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Evaluation::HandCrafted => write!(f, "the hand-crafted evaluation"),
+            Evaluation::Net(sum) => write!(f, "the net with checksum {sum:016x}"),
+        }
+    }
+}
 
 /// What the file header records about the run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,6 +100,8 @@ pub struct RunHeader {
     pub nodes: u32,
     /// Seed of the run.
     pub seed: u64,
+    /// The evaluation the games were played with.
+    pub evaluation: Evaluation,
 }
 
 impl RunHeader {
@@ -60,6 +112,7 @@ impl RunHeader {
         out[8..10].copy_from_slice(&VERSION.to_le_bytes());
         out[12..16].copy_from_slice(&self.nodes.to_le_bytes());
         out[16..24].copy_from_slice(&self.seed.to_le_bytes());
+        out[24..32].copy_from_slice(&self.evaluation.code().to_le_bytes());
         out
     }
 }
@@ -268,7 +321,7 @@ pub struct DataFile {
 /// not what a killed writer leaves.
 pub fn read(bytes: &[u8]) -> Result<DataFile, DataError> {
     let fail = |reason: String| DataError(reason);
-    if bytes.len() < HEADER {
+    if bytes.len() < HEADER_V1 {
         return Err(fail(format!(
             "{} bytes are too few for a self-play data header",
             bytes.len()
@@ -278,17 +331,30 @@ pub fn read(bytes: &[u8]) -> Result<DataFile, DataError> {
         return Err(fail("not a Tropa self-play data file (wrong magic)".into()));
     }
     let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-    if version != VERSION {
-        return Err(fail(format!(
-            "data format version {version}, this Tropa reads {VERSION}"
-        )));
-    }
+    let (evaluation, mut at) = match version {
+        1 => (Evaluation::HandCrafted, HEADER_V1),
+        VERSION => {
+            let code = bytes.get(24..HEADER).ok_or_else(|| {
+                fail(format!(
+                    "{} bytes are too few for a version {VERSION} header",
+                    bytes.len()
+                ))
+            })?;
+            let code = u64::from_le_bytes(code.try_into().unwrap());
+            (Evaluation::from_code(code), HEADER)
+        }
+        _ => {
+            return Err(fail(format!(
+                "data format version {version}, this Tropa reads 1 and {VERSION}"
+            )))
+        }
+    };
     let header = RunHeader {
         nodes: u32::from_le_bytes(bytes[12..16].try_into().unwrap()),
         seed: u64::from_le_bytes(bytes[16..24].try_into().unwrap()),
+        evaluation,
     };
     let mut games = Vec::new();
-    let mut at = HEADER;
     while at < bytes.len() {
         match frame_at(bytes, at) {
             Ok((game, next)) => {
@@ -384,6 +450,7 @@ mod tests {
         let mut bytes = RunHeader {
             nodes: 5000,
             seed: 42,
+            evaluation: Evaluation::Net(0xfeed),
         }
         .to_bytes()
         .to_vec();
@@ -401,9 +468,31 @@ mod tests {
         assert_eq!(file.games, vec![game.clone(), game]);
         assert_eq!(file.header.nodes, 5000);
         assert_eq!(file.header.seed, 42);
+        assert_eq!(file.header.evaluation, Evaluation::Net(0xfeed));
         assert_eq!(file.dropped, 0);
         // 4 bytes a ply plus the frame, FEN and counts.
         assert!(bytes.len() < HEADER + 2 * (12 + 9 + 60 + 4 * 5));
+    }
+
+    #[test]
+    fn a_version_1_file_is_read_as_played_with_the_hand_crafted_evaluation() {
+        let game = sample_game();
+        let v2 = file_of(std::slice::from_ref(&game));
+        let mut v1 = v2[..HEADER_V1].to_vec();
+        v1[8..10].copy_from_slice(&1u16.to_le_bytes());
+        v1.extend_from_slice(&v2[HEADER..]);
+        let file = read(&v1).unwrap();
+        assert_eq!(file.header.evaluation, Evaluation::HandCrafted);
+        assert_eq!((file.header.nodes, file.header.seed), (5000, 42));
+        assert_eq!(file.games, vec![game]);
+        assert_eq!(file.intact_len, v1.len());
+        // A version 2 header cut short is an error, not a panic.
+        assert!(read(&v2[..HEADER - 1]).unwrap_err().0.contains("too few"));
+        assert_eq!(Evaluation::of(None), Evaluation::HandCrafted);
+        assert_ne!(
+            Evaluation::of(Some(b"net")),
+            Evaluation::of(Some(b"other net"))
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@ pub mod play;
 
 use crate::eval::nnue::Network;
 use crate::search::syzygy::Tablebases;
-use format::RunHeader;
+use format::{Evaluation, RunHeader};
 use play::{play_game, PlaySettings};
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -33,8 +33,8 @@ pub struct RunSettings {
     pub threads: usize,
     /// Transposition table per engine, megabytes.
     pub hash_mb: usize,
-    /// The net the engines evaluate with (none: the hand-crafted evaluation). The file does
-    /// not record it: a run is resumed with the evaluation it was started with.
+    /// The net the engines evaluate with (none: the hand-crafted evaluation). The file's header
+    /// records which, and a run is resumed only with the evaluation it was started with.
     pub net: Option<Arc<Network>>,
 }
 
@@ -61,7 +61,7 @@ pub struct RunSummary {
 }
 
 /// Opens `path` for appending: a new file gets the header; an existing one must belong to the
-/// same run (seed and node limit) and loses a torn last frame. Returns the file, the indices
+/// same run (seed, node limit and evaluation) and loses a torn last frame. Returns the file, the indices
 /// already done and the dropped byte count.
 fn open_output(
     path: &Path,
@@ -72,9 +72,13 @@ fn open_output(
         Ok(bytes) => {
             let file = format::read(&bytes).map_err(|e| format!("{name}: {e}"))?;
             if file.header != header {
+                let run = |h: &RunHeader| {
+                    format!("seed {}, {} nodes and {}", h.seed, h.nodes, h.evaluation)
+                };
                 return Err(format!(
-                    "{name} holds a run with seed {} and {} nodes, not seed {} and {} nodes",
-                    file.header.seed, file.header.nodes, header.seed, header.nodes
+                    "{name} holds a run with {}, not {}",
+                    run(&file.header),
+                    run(&header)
                 ));
             }
             let done = file.games.iter().map(|g| g.index).collect();
@@ -110,6 +114,7 @@ pub fn run(
     let header = RunHeader {
         nodes: u32::try_from(settings.play.nodes).map_err(|_| "node limit too large")?,
         seed: settings.seed,
+        evaluation: Evaluation::of(settings.net.as_ref().map(|n| n.to_bytes()).as_deref()),
     };
     let (file, done, dropped) = open_output(output, header)?;
     let todo: Vec<u32> = (0..settings.games).filter(|i| !done.contains(i)).collect();
@@ -210,10 +215,22 @@ mod tests {
         assert_eq!(summary.new_games, 1);
         assert_eq!(whole, std::fs::read(&b).unwrap());
 
-        // Another run's file is not appended to.
+        // Another run's file is not appended to: another seed, or another evaluation.
         assert!(run(&settings(12, 4), None, &a, &Progress::default())
             .unwrap_err()
             .contains("seed 11"));
+        assert_eq!(file.header.evaluation, Evaluation::HandCrafted);
+        let with_net = RunSettings {
+            net: Some(Arc::new(crate::eval::nnue::tests::random_net(16, 4))),
+            ..settings(11, 4)
+        };
+        let refused = run(&with_net, None, &a, &Progress::default()).unwrap_err();
+        assert!(
+            refused.contains(
+                "and the hand-crafted evaluation, not seed 11, 300 nodes and the net with checksum"
+            ),
+            "{refused}"
+        );
         for p in [a, b, c] {
             let _ = std::fs::remove_file(p);
         }
