@@ -82,6 +82,7 @@ impl EvalOptions {
 mod tests {
     use super::super::{run, Capture, Output};
     use crate::eval::nnue::tests::random_net;
+    use std::path::PathBuf;
     use std::sync::Arc;
 
     fn session(input: &str) -> String {
@@ -93,14 +94,20 @@ mod tests {
         capture.take()
     }
 
+    /// A temporary folder (removed when dropped) holding a random 16-wide net as `good.nnue`:
+    /// the folder, the net's path and its bytes.
+    fn net_file(seed: u64) -> (tempfile::TempDir, PathBuf, Vec<u8>) {
+        let dir = tempfile::tempdir().unwrap();
+        let good = dir.path().join("good.nnue");
+        let bytes = random_net(16, seed).to_bytes();
+        std::fs::write(&good, &bytes).unwrap();
+        (dir, good, bytes)
+    }
+
     #[test]
     fn a_net_is_loaded_a_bad_one_refused_and_empty_goes_back_to_the_builtin_net() {
-        let dir = std::env::temp_dir().join(format!("tropa-evalfile-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let good = dir.join("good.nnue");
-        let bytes = random_net(16, 4).to_bytes();
-        std::fs::write(&good, &bytes).unwrap();
-        let torn = dir.join("torn.nnue");
+        let (dir, good, bytes) = net_file(4);
+        let torn = dir.path().join("torn.nnue");
         std::fs::write(&torn, &bytes[..bytes.len() / 2]).unwrap();
         let out = session(&format!(
             "uci\nsetoption name OwnBook value false\nsetoption name EvalFile value {}\ngo depth 3\nsetoption name EvalFile value {}\nsetoption name EvalFile value\ngo depth 3\n",
@@ -130,15 +137,11 @@ mod tests {
             "{out}"
         );
         assert_eq!(out.matches("bestmove").count(), 2, "{out}");
-        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]
     fn use_nnue_false_is_hand_crafted_and_true_brings_the_net_back() {
-        let dir = std::env::temp_dir().join(format!("tropa-usennue-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let good = dir.join("good.nnue");
-        std::fs::write(&good, random_net(16, 5).to_bytes()).unwrap();
+        let (_dir, good, _) = net_file(5);
         let out = session(&format!(
             "uci\nsetoption name OwnBook value false\nsetoption name UseNNUE value false\ngo depth 3\nsetoption name EvalFile value {}\nsetoption name UseNNUE value true\ngo depth 3\nsetoption name EvalFile value\n",
             good.display()
@@ -163,7 +166,6 @@ mod tests {
             "{out}"
         );
         assert_eq!(out.matches("bestmove").count(), 2, "{out}");
-        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]
