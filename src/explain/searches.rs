@@ -10,9 +10,10 @@ use crate::rules::{Board, Color, Move};
 use crate::search::Engine;
 
 /// The search for the best move of a position: the move and its score (`None`: no legal move),
-/// and the nodes it took.
+/// its line, and the nodes it took.
 struct BestSearch {
     best: Option<(Move, i32)>,
+    line: Vec<Move>,
     nodes: u64,
 }
 
@@ -61,19 +62,31 @@ impl<'a> Searches<'a> {
     ) -> PlanCheck {
         let (engine, limits) = (&mut *self.engine, self.limits);
         let nodes = &mut self.nodes;
-        let best = self.best[side as usize]
-            .get_or_insert_with(|| {
-                let result = run(engine, position, limits, None);
-                *nodes += result.nodes;
-                BestSearch {
-                    best: result.best.map(|mv| (mv, result.score)),
-                    nodes: result.nodes,
-                }
-            })
-            .best;
-        let known = self.moves.iter().find(|m| m.side == side && m.mv == mv);
+        let best_search = self.best[side as usize].get_or_insert_with(|| {
+            let result = run(engine, position, limits, None);
+            *nodes += result.nodes;
+            BestSearch {
+                best: result.best.map(|mv| (mv, result.score)),
+                line: result.pv,
+                nodes: result.nodes,
+            }
+        });
+        let best = best_search.best;
+        // The best move was searched already, by the search that chose it: a second search of
+        // it alone, on a table the other searches have filled, can score it differently and
+        // rank another plan above the move the check itself calls best.
+        let known = match best {
+            Some((best_move, best_score)) if best_move == mv => {
+                Some((best_score, best_search.line.clone()))
+            }
+            _ => self
+                .moves
+                .iter()
+                .find(|m| m.side == side && m.mv == mv)
+                .map(|m| (m.score, m.line.clone())),
+        };
         let (score, line) = match known {
-            Some(searched) => (searched.score, searched.line.clone()),
+            Some(searched) => searched,
             None => {
                 let result = run(self.engine, position, limits, Some(mv));
                 self.nodes += result.nodes;
@@ -127,5 +140,41 @@ impl<'a> Searches<'a> {
             .filter_map(|side| self.best[side].as_ref().map(|b| b.nodes))
             .sum();
         moves + best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::check_plans;
+    use super::*;
+    use crate::pioneer::attack::TrajectoryLimits;
+    use crate::pioneer::zone::Analysis;
+    use crate::rules::parse_fen;
+
+    #[test]
+    fn the_best_move_keeps_the_score_of_the_search_that_chose_it() {
+        // Euwe–Rubinstein 1921, before 23.Rh3: the check's own search calls 23.Rh3 best, and
+        // 23.Rh3 is also a plan (it controls g3 against the g-pawn). Searched again alone on
+        // the filled table it scored 0.44 lower, below 23.Bd4, which then came first.
+        let board = parse_fen(
+            "r1b2rk1/p5pp/1p2p3/5p1P/1PP3n1/2B3q1/P1QNK3/R4B1R w - - 0 23",
+            false,
+        )
+        .unwrap();
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let checks = check_plans(&board, &analysis, CheckLimits::default());
+        let mut best_moves = checks.iter().filter(|c| {
+            matches!(c.best, Some((best, _)) if c.first_move == Some(best) && c.position == board)
+        });
+        let rh3 = best_moves.next().expect("the best move is a plan");
+        assert_eq!(rh3.first_move.unwrap().to_string(), "h1h3");
+        let best_score = rh3.best.unwrap().1;
+        assert!(best_moves.all(|c| c.score == best_score));
+        assert_eq!(rh3.score, best_score);
+        assert_eq!(rh3.line.first(), rh3.first_move.as_ref());
+        assert!(checks
+            .iter()
+            .filter(|c| c.position == board && c.status != PlanStatus::Refuted)
+            .all(|c| c.score <= best_score));
     }
 }
