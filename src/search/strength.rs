@@ -20,16 +20,17 @@ pub const CANDIDATES: usize = 4;
 
 /// The measured Elo of some levels, by which `UCI_Elo` is turned into a level (linearly between
 /// them, clamped at the ends). Each point is the `UCI_Elo` setting of Stockfish 15.1 (a scale
-/// Stockfish anchors to CCRL 40/4) plus the Elo difference Tropa scored against it in 70–100
-/// games at 5+0.05 s (README.md, "Strength limiting"); at that control the levels from about
-/// 14 up are bound by the clock rather than their node budget. The points rise with the level.
+/// Stockfish anchors to CCRL 40/4) plus the Elo difference Tropa, with its default net, scored
+/// against it in 80–100 games at 5+0.05 s (README.md, "Strength limiting"); at that control the
+/// levels from about 14 up are bound by the clock rather than their node budget. The points
+/// rise with the level.
 pub const ELO_BY_LEVEL: [(f64, f64); 6] = [
-    (0.0, 1412.0),
-    (4.0, 1592.0),
-    (8.0, 1900.0),
-    (12.0, 1949.0),
-    (16.0, 1989.0),
-    (20.0, 2185.0),
+    (0.0, 1478.0),
+    (4.0, 1656.0),
+    (8.0, 1804.0),
+    (12.0, 1970.0),
+    (16.0, 2024.0),
+    (20.0, 2143.0),
 ];
 
 /// What the protocol set.
