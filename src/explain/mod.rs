@@ -364,6 +364,25 @@ mod tests {
     }
 
     #[test]
+    fn the_best_move_keeps_the_score_of_the_search_that_chose_it() {
+        // Euwe–Rubinstein 1921, before 23.Rh3: the check's own search calls 23.Rh3 best, and
+        // 23.Rh3 is also a plan (it controls g3 against the g-pawn). Searched again alone on
+        // the filled table it scored 0.44 lower, below 23.Bd4, which then came first.
+        let (board, checks) =
+            checks("r1b2rk1/p5pp/1p2p3/5p1P/1PP3n1/2B3q1/P1QNK3/R4B1R w - - 0 23");
+        let mut best_moves = checks.iter().filter(|c| {
+            matches!(c.best, Some((best, _)) if c.first_move == Some(best) && c.position == board)
+        });
+        let rh3 = best_moves.next().expect("the best move is a plan");
+        assert_eq!(rh3.first_move.unwrap().to_string(), "h1h3");
+        let best_score = rh3.best.unwrap().1;
+        assert!(best_moves.all(|c| c.score == best_score));
+        assert_eq!(rh3.score, best_score);
+        assert_eq!(rh3.line.first(), rh3.first_move.as_ref());
+        assert_eq!(rh3.status, PlanStatus::Confirmed);
+    }
+
+    #[test]
     fn a_claimed_win_must_score_near_the_best_move() {
         // Pillsbury–Lasker, St Petersburg 1896, before 15.exd4: the zone model sees 15.Qxd5 win
         // the d5 pawn. At depth 8 the capture scores between half a pawn and a pawn below the
