@@ -51,15 +51,22 @@ fn study_prints_verdict_line_and_tree_sizes() {
     assert!(out.contains("main line: 1. Kg7"), "{out}");
     assert!(out.contains("positions in the tree:"), "{out}");
     assert!(
-        out.contains("proof (White on zone moves, Black on every legal move), horizon 9 plies"),
+        out.contains(
+            "proof (White on zone moves, Black on every legal move), horizon 9 plies, \
+             deeper while it only holds"
+        ),
         "{out}"
     );
     assert!(
-        out.contains("proven within 9 plies: White at least draws"),
+        out.contains("proven within 13 plies: White at least draws"),
         "{out}"
     );
     assert!(
-        err.contains("proof of the start position: budget 500 positions"),
+        err.contains("proof of the start position: 9 plies, budget 500 positions"),
+        "{err}"
+    );
+    assert!(
+        err.contains("proof of the start position: 11 plies, budget 500 positions"),
         "{err}"
     );
     let kg7 = out

@@ -176,7 +176,8 @@ fn run_study(
             line_to_numbered_san(board, &[m])
         });
         eprintln!(
-            "proof of {what}: budget {} positions, {} in the tree, {}, {:.1} s",
+            "proof of {what}: {} plies, budget {} positions, {} in the tree, {}, {:.1} s",
+            r.horizon,
             r.budget,
             r.positions,
             if r.complete {
@@ -244,10 +245,10 @@ pub fn study(
     let proof = &proofs.root;
     let mover = board.side_to_move();
     say!(
-        "proof ({} on zone moves, {} on every legal move), horizon {} plies",
+        "proof ({} on zone moves, {} on every legal move), horizon {} plies, deeper while it only holds",
         side_name(mover),
         side_name(!mover),
-        proof.result.horizon
+        study.root.horizon
     );
     say!("{}", proof.summary());
     say!(

@@ -12,10 +12,13 @@
 //! say so: a tree that outgrows its position budget, and an attacker that fails (a move outside
 //! its zones might have done better). The budget grows by `BUDGET_GROWTH` from `FIRST_BUDGET`
 //! to the caller's limit, every round reported to the caller, so that a long proof always shows
-//! where it is and a short one stays short.
+//! where it is and a short one stays short. The horizon is the zone search's (twice the longest
+//! forecast, plus one), and a proof that only holds there tries two plies more at a time: a
+//! hold proven deeper says more, and the forecast counts the moves to the target, so a gain may
+//! come a move or two past it.
 
 use super::attack::TrajectoryLimits;
-use super::study::{Admission, Study, StudyResult, StudyVerdict, ZoneSearch, WIN};
+use super::study::{Admission, Study, StudyResult, StudyVerdict, ZoneSearch, MAX_HORIZON, WIN};
 use crate::rules::{repetition_key, side_name, Board, Color, Move};
 use std::time::{Duration, Instant};
 
@@ -43,6 +46,8 @@ pub enum ProofOutcome {
 /// One round of a proof, as reported while it runs.
 #[derive(Clone, Copy, Debug)]
 pub struct ProofRound {
+    /// The horizon (plies) the round searches to.
+    pub horizon: u32,
     /// The round's position budget.
     pub budget: usize,
     /// Positions the tree held when the round ended.
@@ -106,9 +111,13 @@ pub fn attacker_for(verdict: StudyVerdict, mover: Color) -> Color {
     }
 }
 
-/// Proves what `attacker` gets from `board` within `horizon` plies: rounds of growing budget up
-/// to `max_positions`, each reported to `on_round`. `history` holds the repetition keys of the
-/// positions before `board`, oldest first.
+/// Proves what `attacker` gets from `board` within `horizon` plies, then, while it only holds,
+/// within two plies more at a time (up to `MAX_HORIZON`): a deeper hold says more, and a win
+/// may lie just past the horizon the zones call for. Every horizon grows its budget in rounds from
+/// `FIRST_BUDGET`, each round reported to `on_round`; the horizons' final trees together hold
+/// at most `max_positions`. A deeper horizon that fails or runs out of budget leaves the hold
+/// proven at the shallower one. `history` holds the repetition keys of the positions before
+/// `board`, oldest first.
 pub fn prove(
     board: &Board,
     attacker: Color,
@@ -119,45 +128,69 @@ pub fn prove(
     on_round: &mut dyn FnMut(&ProofRound),
 ) -> Proof {
     let start = Instant::now();
-    let max_positions = max_positions.max(1);
-    let mut budget = FIRST_BUDGET.min(max_positions);
     let mut rounds = 0;
-    loop {
-        rounds += 1;
-        let result = ZoneSearch::new(limits)
-            .with_admission(Admission::Proof { attacker })
-            .with_history(history)
-            .with_max_positions(budget)
-            .run(board, horizon);
-        on_round(&ProofRound {
-            budget,
-            positions: result.positions,
-            complete: result.complete,
-            elapsed: start.elapsed(),
-        });
-        if result.complete || budget >= max_positions {
-            let value = match attacker {
-                Color::White => result.value,
-                Color::Black => -result.value,
-            };
-            let outcome = if !result.complete {
-                ProofOutcome::OutOfBudget
-            } else if value >= WIN {
-                ProofOutcome::Wins
-            } else if value > -WIN {
-                ProofOutcome::Holds
-            } else {
-                ProofOutcome::AttackerFails
-            };
-            return Proof {
-                attacker,
-                outcome,
-                result,
-                rounds,
+    // One horizon: rounds of growing budget up to `max_positions`.
+    let mut within = |horizon: u32, max_positions: usize| {
+        let mut budget = FIRST_BUDGET.min(max_positions);
+        loop {
+            rounds += 1;
+            let result = ZoneSearch::new(limits)
+                .with_admission(Admission::Proof { attacker })
+                .with_history(history)
+                .with_max_positions(budget)
+                .run(board, horizon);
+            on_round(&ProofRound {
+                horizon,
+                budget,
+                positions: result.positions,
+                complete: result.complete,
                 elapsed: start.elapsed(),
-            };
+            });
+            if result.complete || budget >= max_positions {
+                let value = match attacker {
+                    Color::White => result.value,
+                    Color::Black => -result.value,
+                };
+                let outcome = if !result.complete {
+                    ProofOutcome::OutOfBudget
+                } else if value >= WIN {
+                    ProofOutcome::Wins
+                } else if value > -WIN {
+                    ProofOutcome::Holds
+                } else {
+                    ProofOutcome::AttackerFails
+                };
+                return (outcome, result);
+            }
+            budget = budget.saturating_mul(BUDGET_GROWTH).min(max_positions);
         }
-        budget = budget.saturating_mul(BUDGET_GROWTH).min(max_positions);
+    };
+    let max_positions = max_positions.max(1);
+    let mut spent = 0;
+    let mut horizon = horizon;
+    let mut held = None;
+    loop {
+        let (outcome, result) = within(horizon, max_positions - spent);
+        spent += result.positions;
+        let deeper = horizon + 2 <= MAX_HORIZON && spent < max_positions;
+        let (outcome, result) = match outcome {
+            ProofOutcome::Holds if deeper => {
+                held = Some((outcome, result));
+                horizon += 2;
+                continue;
+            }
+            ProofOutcome::Wins | ProofOutcome::Holds => (outcome, result),
+            ProofOutcome::AttackerFails | ProofOutcome::OutOfBudget => {
+                held.unwrap_or((outcome, result))
+            }
+        };
+        return Proof {
+            attacker,
+            outcome,
+            result,
+            rounds,
+            elapsed: start.elapsed(),
+        };
     }
 }
 
@@ -240,8 +273,13 @@ mod tests {
             &mut |r| rounds.push(*r),
         );
         assert_eq!(rounds.len(), p.rounds);
-        assert!(rounds.windows(2).all(|w| w[0].budget < w[1].budget));
-        assert_eq!(rounds.last().unwrap().complete, p.result.complete);
+        // Within a horizon the budget grows; a deeper horizon starts small again.
+        assert!(rounds
+            .windows(2)
+            .all(|w| w[0].budget < w[1].budget || w[0].horizon < w[1].horizon));
+        // The proof stands on the last round of its own horizon (a deeper one may have failed).
+        let own = rounds.iter().rev().find(|r| r.horizon == p.result.horizon);
+        assert_eq!(own.unwrap().complete, p.result.complete);
         (board, p)
     }
 
@@ -267,6 +305,34 @@ mod tests {
         );
         assert_eq!(black.attacker, Color::Black);
         assert_eq!(black.outcome, ProofOutcome::Wins, "{}", black.summary());
+    }
+
+    /// Réti's draw from the zones' horizon of 9 plies: the hold is taken two plies deeper at a
+    /// time, and where a deeper horizon stops without a proof (out of budget here) the deepest
+    /// hold stands, with its own line.
+    #[test]
+    fn a_hold_is_taken_deeper_and_the_deepest_hold_stands() {
+        let mut rounds = Vec::new();
+        let board = parse_fen(RETI, false).unwrap();
+        let p = prove(
+            &board,
+            Color::White,
+            9,
+            TrajectoryLimits::default(),
+            &[],
+            MAX_PROOF_POSITIONS,
+            &mut |r| rounds.push(*r),
+        );
+        assert_eq!(p.outcome, ProofOutcome::Holds, "{}", p.summary());
+        assert_eq!(rounds.first().map(|r| r.horizon), Some(9));
+        assert!(rounds.iter().any(|r| r.horizon == 9 && r.complete));
+        assert!(p.result.horizon > 9, "{}", p.summary());
+        let deepest = rounds.iter().map(|r| r.horizon).max().unwrap();
+        assert!(deepest > p.result.horizon, "{rounds:?}");
+        assert!(rounds.iter().any(|r| r.horizon == deepest && !r.complete));
+        let line = line_to_numbered_san(&board, &p.result.line);
+        assert!(line.starts_with("1. Kg7"), "{line}");
+        assert!(p.result.positions < MAX_PROOF_POSITIONS);
     }
 
     /// A king against king and queen is lost: the claim fails, it is not called a draw.
