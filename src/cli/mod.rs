@@ -192,7 +192,8 @@ pub enum Command {
         max_positions: usize,
         /// Largest tree of the proof from the start position (a first move's proof gets a
         /// quarter, all first moves together as much); the budget grows from 500 in rounds
-        /// shown on standard error.
+        /// shown on standard error, and a proof that only holds goes two plies deeper at a
+        /// time (up to 15) within the same budget.
         #[arg(long, default_value_t = crate::pioneer::proof::MAX_PROOF_POSITIONS, value_parser = args::count::<usize>())]
         proof_positions: usize,
     },
