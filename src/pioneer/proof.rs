@@ -168,21 +168,22 @@ pub fn prove(
     let max_positions = max_positions.max(1);
     let mut spent = 0;
     let mut horizon = horizon;
+    // The deepest horizon proven to hold so far.
     let mut held = None;
     loop {
         let (outcome, result) = within(horizon, max_positions - spent);
         spent += result.positions;
         let deeper = horizon + 2 <= MAX_HORIZON && spent < max_positions;
-        let (outcome, result) = match outcome {
-            ProofOutcome::Holds if deeper => {
-                held = Some((outcome, result));
+        let (outcome, result) = match (outcome, held) {
+            (ProofOutcome::Holds, _) if deeper => {
+                held = Some(result);
                 horizon += 2;
                 continue;
             }
-            ProofOutcome::Wins | ProofOutcome::Holds => (outcome, result),
-            ProofOutcome::AttackerFails | ProofOutcome::OutOfBudget => {
-                held.unwrap_or((outcome, result))
+            (ProofOutcome::AttackerFails | ProofOutcome::OutOfBudget, Some(hold)) => {
+                (ProofOutcome::Holds, hold)
             }
+            _ => (outcome, result),
         };
         return Proof {
             attacker,
@@ -260,7 +261,12 @@ mod tests {
     use crate::rules::notation::line_to_numbered_san;
     use crate::rules::{parse_fen, repetition_key};
 
-    fn proof(fen: &str, attacker: Color, horizon: u32, max: usize) -> (Board, Proof) {
+    fn proof(
+        fen: &str,
+        attacker: Color,
+        horizon: u32,
+        max: usize,
+    ) -> (Board, Proof, Vec<ProofRound>) {
         let board = parse_fen(fen, false).unwrap();
         let mut rounds = Vec::new();
         let p = prove(
@@ -280,14 +286,14 @@ mod tests {
         // The proof stands on the last round of its own horizon (a deeper one may have failed).
         let own = rounds.iter().rev().find(|r| r.horizon == p.result.horizon);
         assert_eq!(own.unwrap().complete, p.result.complete);
-        (board, p)
+        (board, p, rounds)
     }
 
     /// Réti's study: with White on zone moves and Black on every move, the draw after 1.Kg7 is
     /// proven, and 1.Kh7 (not a zone move) is proven to lose.
     #[test]
     fn reti_draw_is_proven_and_kh7_is_proven_to_lose() {
-        let (board, p) = proof(RETI, Color::White, 9, MAX_PROOF_POSITIONS);
+        let (board, p, _) = proof(RETI, Color::White, 9, MAX_PROOF_POSITIONS);
         assert_eq!(p.outcome, ProofOutcome::Holds, "{}", p.summary());
         let line = line_to_numbered_san(&board, &p.result.line);
         assert!(line.starts_with("1. Kg7"), "{line}");
@@ -312,17 +318,7 @@ mod tests {
     /// hold stands, with its own line.
     #[test]
     fn a_hold_is_taken_deeper_and_the_deepest_hold_stands() {
-        let mut rounds = Vec::new();
-        let board = parse_fen(RETI, false).unwrap();
-        let p = prove(
-            &board,
-            Color::White,
-            9,
-            TrajectoryLimits::default(),
-            &[],
-            MAX_PROOF_POSITIONS,
-            &mut |r| rounds.push(*r),
-        );
+        let (board, p, rounds) = proof(RETI, Color::White, 9, MAX_PROOF_POSITIONS);
         assert_eq!(p.outcome, ProofOutcome::Holds, "{}", p.summary());
         assert_eq!(rounds.first().map(|r| r.horizon), Some(9));
         assert!(rounds.iter().any(|r| r.horizon == 9 && r.complete));
@@ -338,7 +334,7 @@ mod tests {
     /// A king against king and queen is lost: the claim fails, it is not called a draw.
     #[test]
     fn a_lost_position_is_not_proven_for_the_loser() {
-        let (_, p) = proof("8/8/8/8/8/2k5/7q/K7 w - - 0 1", Color::White, 3, 10_000);
+        let (_, p, _) = proof("8/8/8/8/8/2k5/7q/K7 w - - 0 1", Color::White, 3, 10_000);
         assert_eq!(p.outcome, ProofOutcome::AttackerFails, "{}", p.summary());
         assert!(!p.is_proven());
     }
@@ -346,7 +342,7 @@ mod tests {
     /// A budget too small for the tree gives "not proven" and still a line.
     #[test]
     fn an_exhausted_budget_proves_nothing() {
-        let (_, p) = proof(RETI, Color::White, 9, 20);
+        let (_, p, _) = proof(RETI, Color::White, 9, 20);
         assert_eq!(p.outcome, ProofOutcome::OutOfBudget);
         assert!(!p.is_proven());
         assert!(p.summary().starts_with("not proven"));
@@ -359,7 +355,7 @@ mod tests {
         // Black to move: 1...e1=N+ forks the king on d3 and the queen on g2 and wins the queen
         // for the pawn (bishop and knight against a knight), where 1...e1=Q, the only promotion
         // a zone admits, leaves the material level.
-        let (_, p) = proof(
+        let (_, p, _) = proof(
             "1b6/k7/8/8/8/3K4/4p1Q1/7N b - - 0 1",
             Color::White,
             4,
