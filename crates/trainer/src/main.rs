@@ -3,19 +3,29 @@
 use clap::Parser;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use tropa::eval::nnue::{Network, SCALE_RANGE, TRAINING_SCALE};
 use tropa_trainer::data::DataSet;
-use tropa_trainer::manifest::{sha256_file, Manifest};
+use tropa_trainer::manifest::{quote, sha256_file, Manifest};
 use tropa_trainer::net::FloatNet;
 use tropa_trainer::train::{train, TrainSettings};
 
 /// Trains the net (768 -> N)x2 -> 1 and writes it in the engine's format, with a manifest
-/// (`<output>.json`) beside it.
+/// (`<output>.json`) beside it; or, with `--rescale`, writes a trained net again with another
+/// output scale.
 #[derive(Parser, Debug)]
 #[command(name = "tropa-trainer", version, about)]
 struct Args {
     /// Data files written by `tropa datagen` (plain or .xz).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "rescale")]
     data: Vec<PathBuf>,
+    /// Instead of training: copy this net to --output with --output-scale as its scale.
+    #[arg(long, value_name = "NET", conflicts_with = "data")]
+    rescale: Option<PathBuf>,
+    /// Centipawns per unit of output written into the net (default: the training scale, 400).
+    /// A net whose scores run wider than the hand-crafted evaluation's gets 400 / slope, the
+    /// slope measured by scripts/eval_scale.py.
+    #[arg(long)]
+    output_scale: Option<i32>,
     /// Where to write the net.
     #[arg(short, long)]
     output: PathBuf,
@@ -58,7 +68,52 @@ fn commit() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
+/// `net` with the scale asked for, or an error naming the allowed range.
+fn scaled(net: Network, scale: Option<i32>) -> Result<Network, String> {
+    let scale = scale.unwrap_or(TRAINING_SCALE);
+    net.with_scale(scale).ok_or_else(|| {
+        format!(
+            "--output-scale {scale} is outside {}..={}",
+            SCALE_RANGE.start(),
+            SCALE_RANGE.end()
+        )
+    })
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    tropa::util::write_atomically(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `--rescale`: the net at `source` written to `--output` with the new scale, and a manifest
+/// naming its source.
+fn rescale(args: &Args, source: &Path) -> Result<(), String> {
+    let net = Network::load(source).map_err(|e| e.to_string())?;
+    let from = net.scale();
+    let net = scaled(net, args.output_scale)?;
+    write(&args.output, &net.to_bytes())?;
+    let manifest = format!(
+        "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"rescaled_from\": {{\"file\": {}, \"sha256\": {}, \"output_scale\": {from}}},\n  \"output_scale\": {}\n}}\n",
+        quote(&commit()),
+        quote(&sha256_file(&args.output)?),
+        quote(&source.display().to_string()),
+        quote(&sha256_file(source)?),
+        net.scale()
+    );
+    let manifest_path = PathBuf::from(format!("{}.json", args.output.display()));
+    write(&manifest_path, manifest.as_bytes())?;
+    println!(
+        "{}: scale {from} -> {}, written with {}",
+        args.output.display(),
+        net.scale(),
+        manifest_path.display()
+    );
+    Ok(())
+}
+
 fn run(args: &Args) -> Result<(), String> {
+    if let Some(source) = &args.rescale {
+        return rescale(args, source);
+    }
     if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.hidden > 4096 {
         return Err("--hidden must be a multiple of 16 up to 4096".into());
     }
@@ -98,9 +153,8 @@ fn run(args: &Args) -> Result<(), String> {
             l.epoch, l.train, l.validation
         );
     });
-    let bytes = net.quantise().to_bytes();
-    tropa::util::write_atomically(&args.output, &bytes)
-        .map_err(|e| format!("{}: {e}", args.output.display()))?;
+    let quantised = scaled(net.quantise(), args.output_scale)?;
+    write(&args.output, &quantised.to_bytes())?;
     let data = paths
         .iter()
         .map(|p| Ok((p.display().to_string(), sha256_file(p)?)))
@@ -115,10 +169,10 @@ fn run(args: &Args) -> Result<(), String> {
         settings: &settings,
         losses: &losses,
         net_sha256: sha256_file(&args.output)?,
+        output_scale: quantised.scale(),
     };
     let manifest_path = PathBuf::from(format!("{}.json", args.output.display()));
-    tropa::util::write_atomically(&manifest_path, manifest.to_json().as_bytes())
-        .map_err(|e| format!("{}: {e}", manifest_path.display()))?;
+    write(&manifest_path, manifest.to_json().as_bytes())?;
     println!(
         "{}: written with {} ({} positions/s)",
         args.output.display(),

@@ -18,7 +18,7 @@ pub fn sha256_file(path: &Path) -> Result<String, String> {
 }
 
 /// A JSON string literal.
-fn quote(text: &str) -> String {
+pub fn quote(text: &str) -> String {
     let mut out = String::from("\"");
     for c in text.chars() {
         match c {
@@ -63,6 +63,8 @@ pub struct Manifest<'a> {
     pub losses: &'a [EpochLoss],
     /// The net file's SHA-256.
     pub net_sha256: String,
+    /// Centipawns per unit of output written into the net.
+    pub output_scale: i32,
 }
 
 impl Manifest<'_> {
@@ -87,7 +89,7 @@ impl Manifest<'_> {
             .collect();
         let s = self.settings;
         format!(
-            "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"architecture\": \"(768 -> {})x2 -> 1, SCReLU\",\n  \"data\": [{}],\n  \"games\": {},\n  \"train_positions\": {},\n  \"validation_positions\": {},\n  \"seed\": {},\n  \"epochs\": {},\n  \"batch\": {},\n  \"learning_rate\": {},\n  \"result_weight\": {},\n  \"scale\": {},\n  \"losses\": [\n    {}\n  ]\n}}\n",
+            "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"architecture\": \"(768 -> {})x2 -> 1, SCReLU\",\n  \"data\": [{}],\n  \"games\": {},\n  \"train_positions\": {},\n  \"validation_positions\": {},\n  \"seed\": {},\n  \"epochs\": {},\n  \"batch\": {},\n  \"learning_rate\": {},\n  \"result_weight\": {},\n  \"scale\": {},\n  \"output_scale\": {},\n  \"losses\": [\n    {}\n  ]\n}}\n",
             quote(&self.commit),
             quote(&self.net_sha256),
             self.hidden,
@@ -101,6 +103,7 @@ impl Manifest<'_> {
             number(s.learning_rate),
             number(s.result_weight),
             number(s.scale),
+            self.output_scale,
             losses.join(",\n    ")
         )
     }

@@ -2,12 +2,12 @@
 //! the engine's integer net.
 //!
 //! Design note: the float net is the engine's net before rounding: an accumulator value of 1.0
-//! is QA in the engine, an output weight of 1.0 is QB, and the output times SCALE is
+//! is QA in the engine, an output weight of 1.0 is QB, and the output times TRAINING_SCALE is
 //! centipawns; `quantise` rounds by those factors, and weights are kept within
 //! `FLOAT_WEIGHT_LIMIT` during training so that the rounded ones fit the engine's ranges.
 
 use crate::data::Position;
-use tropa::eval::nnue::{Network, FLOAT_WEIGHT_LIMIT, INPUTS, QA, QB, SCALE};
+use tropa::eval::nnue::{Network, FLOAT_WEIGHT_LIMIT, INPUTS, QA, QB, TRAINING_SCALE};
 use tropa::util::Rng;
 
 /// The float parameters, in one vector so that the optimiser treats them alike.
@@ -63,7 +63,7 @@ pub fn sigmoid(x: f32) -> f32 {
 pub struct Activations {
     us: Vec<f32>,
     them: Vec<f32>,
-    /// The net's output (times SCALE: centipawns).
+    /// The net's output (times TRAINING_SCALE: centipawns).
     pub output: f32,
 }
 
@@ -127,7 +127,7 @@ impl FloatNet {
 
     /// The float evaluation in centipawns, side to move's view.
     pub fn evaluate(&self, pos: &Position) -> f32 {
-        self.forward(pos).output * SCALE as f32
+        self.forward(pos).output * TRAINING_SCALE as f32
     }
 
     /// Adds to `grad` the gradient of the loss with respect to every parameter, given the

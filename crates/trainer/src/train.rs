@@ -4,12 +4,12 @@
 //! Design note: each thread computes the gradient of its share of a batch into a buffer of its
 //! own (the feature rows it touches are the sparse part: only the rows of the pieces on the
 //! board get anything), the buffers are summed, and Adam steps every parameter. The target is
-//! `(1 − λ)·sigmoid(score / scale) + λ·result` and the prediction `sigmoid(output · SCALE /
+//! `(1 − λ)·sigmoid(score / scale) + λ·result` and the prediction `sigmoid(output · TRAINING_SCALE /
 //! scale)`; the loss is their squared difference, averaged over positions.
 
 use crate::data::Position;
 use crate::net::{sigmoid, FloatNet};
-use tropa::eval::nnue::SCALE;
+use tropa::eval::nnue::TRAINING_SCALE;
 use tropa::util::Rng;
 
 /// How to train.
@@ -51,7 +51,7 @@ fn target(pos: &Position, s: &TrainSettings) -> f32 {
 /// The loss of `pos`, and its derivative by the net's output.
 fn loss(net: &FloatNet, pos: &Position, s: &TrainSettings, grad: Option<&mut [f32]>) -> f32 {
     let act = net.forward(pos);
-    let k = SCALE as f32 / s.scale;
+    let k = TRAINING_SCALE as f32 / s.scale;
     let p = sigmoid(act.output * k);
     let e = p - target(pos, s);
     if let Some(grad) = grad {

@@ -11,7 +11,7 @@
 //! | 12 | 2 | inputs (768) |
 //! | 14 | 2 | QA, accumulator quantisation (255) |
 //! | 16 | 2 | QB, output-weight quantisation (64) |
-//! | 18 | 2 | SCALE, centipawns per unit of the net's output (400) |
+//! | 18 | 2 | scale, centipawns per unit of the net's float output (50..=2000; trained at 400) |
 //! | 20 | 4 | reserved, 0 |
 //! | 24 | 2·768·N | feature weights (i16), feature by feature, N each |
 //! | … | 2N | accumulator biases (i16) |
@@ -19,11 +19,11 @@
 //! | … | 4 | output bias (i32, in units of QA·QB) |
 //! | … | 8 | FNV-1a 64 checksum of every byte before it |
 //!
-//! Reading checks the size, magic, version, every constant, the reserved field, the checksum
+//! Reading checks the size, magic, version, every constant and the scale, the reserved field, the checksum
 //! and the output-weight range (the kernels rely on it), so a net that loads evaluates without
 //! overflow checks. Every failure is an error that says what is wrong.
 
-use super::{Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE};
+use super::{Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE_RANGE};
 use crate::util::{append_checksum, checked_body, CHECKSUM_BYTES};
 use std::fmt;
 use std::path::Path;
@@ -76,7 +76,7 @@ impl Network {
             INPUTS as u16,
             QA as u16,
             QB as u16,
-            SCALE as u16,
+            self.scale() as u16,
         ] {
             out.extend_from_slice(&field.to_le_bytes());
         }
@@ -116,12 +116,19 @@ impl Network {
             ("inputs", u16_at(bytes, 12), INPUTS as u16),
             ("QA", u16_at(bytes, 14), QA as u16),
             ("QB", u16_at(bytes, 16), QB as u16),
-            ("SCALE", u16_at(bytes, 18), SCALE as u16),
         ];
         for (name, found, expected) in constants {
             if found != expected {
                 return fail(format!("{name} is {found}, this Tropa uses {expected}"));
             }
+        }
+        let scale = i32::from(u16_at(bytes, 18));
+        if !SCALE_RANGE.contains(&scale) {
+            return fail(format!(
+                "scale {scale} is outside {}..={}",
+                SCALE_RANGE.start(),
+                SCALE_RANGE.end()
+            ));
         }
         if bytes[20..24] != [0; 4] {
             return fail("reserved header field is not zero".into());
@@ -152,13 +159,8 @@ impl Network {
         {
             return fail(format!("output weight {w} is beyond ±{MAX_OUTPUT_WEIGHT}"));
         }
-        Ok(Network::from_parts(
-            hidden,
-            feature_weights,
-            biases,
-            output_weights,
-            output_bias,
-        ))
+        let net = Network::from_parts(hidden, feature_weights, biases, output_weights, output_bias);
+        Ok(net.with_scale(scale).expect("scale checked above"))
     }
 
     /// Reads a net from a file; errors name the file.
@@ -186,6 +188,8 @@ mod tests {
         let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!(back.to_bytes(), bytes);
         assert_eq!(back.hidden(), 32);
+        let scaled = net.with_scale(282).unwrap().to_bytes();
+        assert_eq!(Network::from_bytes(&scaled).unwrap().scale(), 282);
     }
 
     #[test]
@@ -208,6 +212,11 @@ mod tests {
         let mut qa = bytes.clone();
         qa[14] = 1;
         assert!(err(&qa).contains("QA"));
+        let mut scale = bytes.clone();
+        scale.truncate(scale.len() - CHECKSUM_BYTES);
+        scale[18..20].copy_from_slice(&10u16.to_le_bytes());
+        append_checksum(&mut scale);
+        assert!(err(&scale).contains("scale 10 is outside"));
         let mut flipped = bytes.clone();
         flipped[HEADER + 100] ^= 4;
         assert!(err(&flipped).contains("checksum"));

@@ -28,8 +28,13 @@ pub const INPUTS: usize = 768;
 pub const QA: i32 = 255;
 /// Output-weight quantisation: a float 1.0 is QB.
 pub const QB: i32 = 64;
-/// Centipawns per unit of the net's float output.
-pub const SCALE: i32 = 400;
+/// Centipawns per unit of the float output as the trainer fits it (the scale of its sigmoid).
+/// A net file may declare another scale: a net trained on its own wide scores comes out wider
+/// than the hand-crafted centipawns the search's margins were tuned in, and a smaller scale
+/// puts it back on them.
+pub const TRAINING_SCALE: i32 = 400;
+/// The scales a net file may declare.
+pub const SCALE_RANGE: std::ops::RangeInclusive<i32> = 50..=2000;
 /// Largest quantised output weight (the kernels multiply `clamp(a, 0, QA) · w` in i16).
 pub const MAX_OUTPUT_WEIGHT: i32 = 127;
 /// Largest float weight a trainer should produce (keeps accumulators and output weights in
@@ -69,6 +74,8 @@ pub struct Network {
     /// `2 × hidden`, side to move's half first.
     output_weights: Vec<i16>,
     output_bias: i32,
+    /// Centipawns per unit of the float output (`TRAINING_SCALE` unless the file says other).
+    scale: i32,
     kernel: Kernel,
 }
 
@@ -95,6 +102,7 @@ impl Network {
                 .map(|w| w.clamp(-MAX_OUTPUT_WEIGHT as i16, MAX_OUTPUT_WEIGHT as i16))
                 .collect(),
             output_bias,
+            scale: TRAINING_SCALE,
             kernel: Kernel::detect(),
         }
     }
@@ -102,6 +110,18 @@ impl Network {
     /// Accumulator width per perspective.
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// Centipawns per unit of the float output.
+    pub fn scale(&self) -> i32 {
+        self.scale
+    }
+
+    /// The same net with its output `scale` centipawns per unit; `None` outside `SCALE_RANGE`.
+    pub fn with_scale(self, scale: i32) -> Option<Network> {
+        SCALE_RANGE
+            .contains(&scale)
+            .then_some(Network { scale, ..self })
     }
 
     /// The kernels in use.
@@ -132,7 +152,7 @@ impl Network {
         };
         let sum = self.kernel.output(us, them, &self.output_weights);
         let raw = i64::from(sum / QA + self.output_bias);
-        let cp = raw * i64::from(SCALE) / i64::from(QA * QB);
+        let cp = raw * i64::from(self.scale) / i64::from(QA * QB);
         cp.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
     }
 
@@ -153,8 +173,9 @@ impl Network {
             Color::Black => -stm,
         };
         format!(
-            "net (768 -> {}x2 -> 1, {:?} kernels): {white} (White's view), {stm} for the side to move",
+            "net (768 -> {}x2 -> 1, scale {}, {:?} kernels): {white} (White's view), {stm} for the side to move",
             self.hidden,
+            self.scale,
             self.kernel
         )
     }
@@ -209,5 +230,22 @@ pub(crate) mod tests {
         .unwrap();
         assert_eq!(net.evaluate_full(&a), net.evaluate_full(&b));
         assert_ne!(net.evaluate_full(&a), 0);
+    }
+
+    #[test]
+    fn the_scale_multiplies_the_output_and_stays_in_its_range() {
+        let net = random_net(32, 3);
+        let board = parse_fen(
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            false,
+        )
+        .unwrap();
+        let full = net.evaluate_full(&board);
+        assert_eq!(net.scale(), TRAINING_SCALE);
+        let half = net.clone().with_scale(TRAINING_SCALE / 2).unwrap();
+        assert!(full.abs() > 20, "a score worth halving: {full}");
+        assert!((2 * half.evaluate_full(&board) - full).abs() <= 2);
+        assert!(net.clone().with_scale(*SCALE_RANGE.start() - 1).is_none());
+        assert!(net.with_scale(*SCALE_RANGE.end() + 1).is_none());
     }
 }
