@@ -15,6 +15,7 @@
 //! kept with their reasons, for the plan output.
 
 use super::control::{control, ControlRule};
+use super::immobility::duty_of;
 use super::mate::mate_attacks;
 use super::reject::{piece_letter, piece_name, Rejection, Stuck};
 use super::route::{piece_moves, pin_of, Assessor, Finish, ObstacleKind, Route};
@@ -240,7 +241,8 @@ pub fn obstacle_rejections(route: &Route) -> Vec<Rejection> {
 
 /// Reason 2: squares the target can run to before the attacker arrives, where it is neither
 /// controlled by the attacker's side nor still hit by the attacker from its last stop. A pinned
-/// target (`route::pin_of`) runs only along the line of its pin.
+/// target (`route::pin_of`) runs only along the line of its pin, and one with a duty
+/// (`immobility::duty_of`) only to squares from which it still defends its charge.
 pub fn escape_squares(
     board: &Board,
     route: &Route,
@@ -252,10 +254,31 @@ pub fn escape_squares(
         return BitBoard::EMPTY;
     }
     let flights = flight_squares(board, route, target);
-    match pin_of(board, target) {
+    if let Some(pin) = pin_of(board, target) {
         // Off the line of its pin the target would give up what it shields.
-        Some(pin) => flights & get_line_rays(pin.pinner, pin.behind),
-        None => flights,
+        return flights & get_line_rays(pin.pinner, pin.behind);
+    }
+    match (
+        duty_of(board, target),
+        board.piece_on(target),
+        board.color_on(target),
+    ) {
+        // Where it no longer defends its charge the target would give the charge up.
+        (Some(duty), Some(piece), Some(color)) => {
+            let occupied = board.occupied() & !target.bitboard();
+            flights
+                .into_iter()
+                .filter(|&s| {
+                    attack_squares(
+                        Mover::new(piece, color),
+                        duty.charge,
+                        occupied | s.bitboard(),
+                    )
+                    .has(s)
+                })
+                .fold(BitBoard::EMPTY, |a, s| a | s.bitboard())
+        }
+        _ => flights,
     }
 }
 

@@ -17,7 +17,7 @@
 
 use super::attack::{attack_squares, Attack, Goal};
 use super::control::would_control;
-use super::immobility::unpinning_counters;
+use super::immobility::{relieving_counters, unpinning_counters};
 use super::mate::flights;
 use super::route::{Assessor, Finish, Route};
 use super::trajectory::{distance, Mover};
@@ -58,6 +58,13 @@ pub enum CounterKind {
     Unpin {
         /// Where the pinning piece stands.
         pinner: Square,
+    },
+    /// Relieves the target of its duty to defend the piece on `charge` (another piece takes
+    /// over the defence, or the charge steps to safety), one move before the capture, so that
+    /// the target can run (`immobility`).
+    Relieve {
+        /// The piece the target had to defend.
+        charge: Square,
     },
 }
 
@@ -280,8 +287,9 @@ pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<C
             });
         }
     }
-    // (e) Against the capture of a pinned piece: lift the pin in time.
+    // (e) Against the capture of a pinned piece or one held by a duty: free it in time.
     out.extend(unpinning_counters(board, attack, attacker_to_move));
+    out.extend(relieving_counters(board, attack, attacker_to_move));
     out.sort_by_key(|c| std::cmp::Reverse(c.slack()));
     out
 }

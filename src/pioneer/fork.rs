@@ -103,9 +103,9 @@ fn parts(zone: &Zone, square: Square, occupied: BitBoard) -> Vec<(String, BitBoa
             CounterKind::ControlStop { .. } => (1..stops.len()).fold(BitBoard::EMPTY, |a, i| {
                 a | window(i, attack_squares(mover, stops[i], occupied))
             }),
-            CounterKind::Flight { .. } | CounterKind::Unpin { .. } => {
-                window(n, c.route.end().bitboard())
-            }
+            CounterKind::Flight { .. }
+            | CounterKind::Unpin { .. }
+            | CounterKind::Relieve { .. } => window(n, c.route.end().bitboard()),
             CounterKind::Block { step, .. } => {
                 let i = step as usize;
                 window(

@@ -106,6 +106,9 @@ pub fn goal_change_text(analysis: &Analysis, board: &Board, change: &GoalChange)
         Hindrance::Counters(CounterKind::Unpin { pinner }) => {
             format!("comes to lift the pin by {pinner}")
         }
+        Hindrance::Counters(CounterKind::Relieve { charge }) => {
+            format!("comes to relieve the target of defending {charge}")
+        }
     };
     let piece = board.piece_on(change.hinderer).map_or("piece", piece_name);
     format!(

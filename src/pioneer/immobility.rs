@@ -1,24 +1,72 @@
-//! Removing the cause of immobility: the defender frees a pinned target so that it can run.
+//! Removing the cause of immobility: the defender frees a target held by a pin or by its duty
+//! to defend another piece, so that it can run.
 //!
 //! Seed 004: "The object of the attack may try to go away. If it is chained to its place by a
 //! pin or by the need to defend some piece or square, one can try to remove the cause of the
 //! immobility."
 //!
 //! Design note: a pinned target (`route::pin_of`: to its king, or to a queen or rook the pinning
-//! piece would win) runs only along the line of its pin (`attack::escape_squares`), so the
-//! attack on it is mostly judged without its escape. The defender's counter is to lift the pin —
-//! the shielded piece steps off the line, or a piece steps in between the pinning piece and the
-//! target — one move before the capture, so that the target still has its own move to run: the
-//! counter's budget is one move less than the capture's, and it is made only when the target,
-//! once free, has a square to run to (`attack::flight_squares`). The duty of defending another
-//! piece is not modelled: it holds a piece by what it would lose, which the exchange model
-//! already weighs on the target square.
+//! piece would win) runs only along the line of its pin, and a target with a duty (`duty_of`:
+//! the one defence of an own piece the opponent would win without it, worth at least the
+//! target) runs only to squares from which it still defends that piece (`attack::escape_squares`),
+//! so the attack on it is mostly judged without its escape. The defender's counter is to remove
+//! the cause one move before the capture, so that the target still has its own move to run: lift
+//! the pin (the shielded piece steps off the line, or a piece steps in between the pinning piece
+//! and the target), or relieve the duty (another piece comes to defend the charge, or the charge
+//! steps to a square where it is not lost). The counter's budget is one move less than the
+//! capture's, and it is made only when the target, once free, has a square to run to
+//! (`attack::flight_squares`).
 
-use super::attack::{flight_squares, Attack, Goal};
+use super::attack::{attack_squares, flight_squares, Attack, Goal};
 use super::counter::{best_route, budget, Counter, CounterKind, NEAR_MISS};
 use super::route::pin_of;
-use crate::rules::{BitBoard, Board, Piece, Square};
+use super::trajectory::Mover;
+use crate::rules::see::{capture_gain_against, exchange_on_square, exchange_without};
+use crate::rules::{piece_value, BitBoard, Board, Piece, Square};
 use cozy_chess::{get_between_rays, get_king_moves, get_line_rays};
+
+/// A duty: the piece on `holder` is the defence of its own piece on `charge`, which the
+/// opponent would win (`loss` centipawns more) if the holder went away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Duty {
+    /// The held piece.
+    pub holder: Square,
+    /// The piece it defends.
+    pub charge: Square,
+    /// What leaving would cost, in the exchange model.
+    pub loss: i32,
+}
+
+/// The duty that holds the piece on `square`, if any: of the own pieces it defends (its king
+/// and itself aside), the one whose exchange the opponent would win by the most without it,
+/// when that loss is at least the held piece's own worth (running would cost as much as being
+/// taken).
+pub fn duty_of(board: &Board, square: Square) -> Option<Duty> {
+    let color = board.color_on(square)?;
+    let held = board.piece_on(square)?;
+    if held == Piece::King {
+        return None;
+    }
+    let mover = Mover::new(held, color);
+    let occupied = board.occupied();
+    let kings = board.pieces(Piece::King);
+    let mut best: Option<Duty> = None;
+    for charge in board.colors(color) & !kings & !square.bitboard() {
+        if !attack_squares(mover, charge, occupied).has(square) {
+            continue;
+        }
+        let loss = exchange_without(board, charge, !color, square)
+            - exchange_on_square(board, charge, !color);
+        if loss >= piece_value(held) && best.is_none_or(|d| loss > d.loss) {
+            best = Some(Duty {
+                holder: square,
+                charge,
+                loss,
+            });
+        }
+    }
+    best
+}
 
 /// The defender's counters that lift the pin holding the target of `attack`: the best route of
 /// the shielded piece off the pin's line (a king to a square next to it), and of each other
@@ -76,10 +124,63 @@ pub fn unpinning_counters(board: &Board, attack: &Attack, attacker_to_move: bool
     out
 }
 
+/// The defender's counters that relieve the target of `attack` of its duty (`duty_of`): the
+/// best route of each other piece to a square from which it defends the charge, and of the
+/// charge to an empty square where it is not lost, within the budget (one move less than the
+/// capture's) or late by at most `NEAR_MISS`. Empty when the target has no duty, is pinned (the
+/// pin is the cause to remove first) or would have nowhere to run.
+pub fn relieving_counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<Counter> {
+    let Goal::Capture { target, .. } = attack.goal else {
+        return Vec::new();
+    };
+    if pin_of(board, target).is_some() {
+        return Vec::new();
+    }
+    let (Some(duty), Some(defender)) = (duty_of(board, target), board.color_on(target)) else {
+        return Vec::new();
+    };
+    let capture_budget = budget(attack.forecast(), attacker_to_move);
+    if capture_budget < 1 || flight_squares(board, &attack.route, target).is_empty() {
+        return Vec::new();
+    }
+    let budget = capture_budget - 1;
+    let limit = budget + NEAR_MISS;
+    let occupied = board.occupied();
+    let charge = duty.charge;
+    let mut out = Vec::new();
+    let mut add = |piece: Piece, from: Square, squares: BitBoard| {
+        if let Some(route) = best_route(board, from, squares, limit) {
+            if !route.is_empty() {
+                out.push(Counter {
+                    kind: CounterKind::Relieve { charge },
+                    piece,
+                    route,
+                    budget,
+                });
+            }
+        }
+    };
+    let others = board.colors(defender) & !target.bitboard() & !charge.bitboard();
+    for from in others {
+        if let Some(piece) = board.piece_on(from) {
+            let defends = attack_squares(Mover::new(piece, defender), charge, occupied);
+            add(piece, from, defends & !occupied);
+        }
+    }
+    if let Some(piece) = board.piece_on(charge) {
+        let safe = (!occupied)
+            .into_iter()
+            .filter(|&s| capture_gain_against(board, charge, s, piece).is_none_or(|g| g <= 0))
+            .fold(BitBoard::EMPTY, |a, s| a | s.bitboard());
+        add(piece, charge, safe);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pioneer::attack::{attack_on, TrajectoryLimits};
+    use crate::pioneer::attack::{attack_on, escape_squares, TrajectoryLimits};
     use crate::pioneer::zone::{Zone, ZoneVerdict};
     use crate::rules::parse_fen;
 
@@ -155,6 +256,53 @@ mod tests {
         assert_eq!(unpin.piece, Piece::Rook);
         assert!(unpin.in_time());
         assert!(!get_line_rays(Square::B5, Square::E8).has(unpin.route.end()));
+        assert_ne!(z.verdict, ZoneVerdict::Wins);
+    }
+
+    /// The knight d6 alone defends the bishop b7 against the rook b1; White's bishop comes to
+    /// take the knight in two moves (c1–a3×d6 or c1–f4×d6).
+    const DUTY: &str = "3k4/1b6/3n4/8/8/8/8/1RB3K1 b - - 0 1";
+
+    #[test]
+    fn a_knight_that_alone_defends_a_bishop_has_a_duty() {
+        let board = parse_fen(DUTY, false).unwrap();
+        let duty = duty_of(&board, Square::D6).unwrap();
+        assert_eq!(duty.charge, Square::B7);
+        assert_eq!(duty.loss, piece_value(Piece::Bishop));
+        // Without the rook nothing attacks the bishop, and the knight is free.
+        let free = parse_fen("3k4/1b6/3n4/8/8/8/8/2B3K1 b - - 0 1", false).unwrap();
+        assert_eq!(duty_of(&free, Square::D6), None);
+        // A pawn's worth is no duty for a knight.
+        let pawn = parse_fen("3k4/1p6/3n4/8/8/8/8/1RB3K1 b - - 0 1", false).unwrap();
+        assert_eq!(duty_of(&pawn, Square::D6), None);
+    }
+
+    #[test]
+    fn a_knight_held_by_its_duty_cannot_run_until_it_is_relieved() {
+        let board = parse_fen(DUTY, false).unwrap();
+        let attack =
+            attack_on(&board, Square::C1, Square::D6, TrajectoryLimits::default()).unwrap();
+        // Every square the knight could run to gives up the bishop.
+        assert!(escape_squares(&board, &attack.route, Square::D6, false).is_empty());
+        assert!(!flight_squares(&board, &attack.route, Square::D6).is_empty());
+        // But the king can take over the bishop's defence, or the bishop can leave, one move
+        // before the capture.
+        let relief = relieving_counters(&board, &attack, false);
+        assert!(
+            relief.iter().any(|c| c.piece == Piece::King && c.in_time()),
+            "{relief:?}"
+        );
+        assert!(
+            relief
+                .iter()
+                .any(|c| c.piece == Piece::Bishop && c.square() == Square::B7 && c.in_time()),
+            "{relief:?}"
+        );
+        let z = zone(DUTY, Square::C1, Square::D6);
+        assert!(z
+            .counters
+            .iter()
+            .any(|c| matches!(c.kind, CounterKind::Relieve { charge: Square::B7 })));
         assert_ne!(z.verdict, ZoneVerdict::Wins);
     }
 }

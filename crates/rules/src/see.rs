@@ -114,23 +114,30 @@ pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
 /// What `side` gains by starting captures on `square` with its cheapest attacker (0 when it has
 /// none or when capturing would lose). The piece on the square must belong to the other side.
 pub fn exchange_on_square(board: &Board, square: Square, side: Color) -> i32 {
+    exchange_with_occupancy(board, square, side, board.occupied())
+}
+
+/// `exchange_on_square` with the piece on `lifted` taken off the board: what `side` would gain
+/// on `square` if that piece no longer took part (a defender gone elsewhere, a blocker moved).
+pub fn exchange_without(board: &Board, square: Square, side: Color, lifted: Square) -> i32 {
+    if lifted == square {
+        return 0;
+    }
+    exchange_with_occupancy(board, square, side, board.occupied() & !lifted.bitboard())
+}
+
+fn exchange_with_occupancy(board: &Board, square: Square, side: Color, occupied: BitBoard) -> i32 {
     let Some(victim) = board.piece_on(square) else {
         return 0;
     };
     if board.color_on(square) == Some(side) {
         return 0;
     }
-    let attackers = attackers_to(board, square, board.occupied());
+    let attackers = attackers_to(board, square, occupied);
     match least_valuable(board, attackers, side) {
-        Some((piece, from)) => swap(
-            board,
-            from,
-            square,
-            piece,
-            piece_value(victim),
-            board.occupied(),
-        )
-        .max(0),
+        Some((piece, from)) => {
+            swap(board, from, square, piece, piece_value(victim), occupied).max(0)
+        }
         None => 0,
     }
 }
@@ -248,6 +255,22 @@ mod tests {
         assert_eq!(
             capture_gain_against(&board, Square::G3, Square::E4, Piece::Knight),
             None
+        );
+    }
+
+    #[test]
+    fn the_exchange_without_a_defender_wins_what_it_defended() {
+        // The knight d6 alone defends the bishop b7 against the rook b1.
+        let board = parse_fen("3k4/1b6/3n4/8/8/8/8/1R4K1 w - - 0 1", false).unwrap();
+        assert_eq!(exchange_on_square(&board, Square::B7, Color::White), 0);
+        assert_eq!(
+            exchange_without(&board, Square::B7, Color::White, Square::D6),
+            piece_value(Piece::Bishop)
+        );
+        // Lifting a piece that takes no part changes nothing.
+        assert_eq!(
+            exchange_without(&board, Square::B7, Color::White, Square::D8),
+            0
         );
     }
 }
