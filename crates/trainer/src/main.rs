@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tropa::eval::nnue::{Network, SCALE_RANGE, TRAINING_SCALE};
 use tropa_trainer::data::DataSet;
-use tropa_trainer::manifest::{quote, sha256_file, Manifest};
+use tropa_trainer::manifest::{rescaled_json, sha256_file, Manifest};
 use tropa_trainer::net::FloatNet;
 use tropa_trainer::train::{train, TrainSettings};
 
@@ -91,13 +91,11 @@ fn rescale(args: &Args, source: &Path) -> Result<(), String> {
     let from = net.scale();
     let net = scaled(net, args.output_scale)?;
     write(&args.output, &net.to_bytes())?;
-    let manifest = format!(
-        "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"rescaled_from\": {{\"file\": {}, \"sha256\": {}, \"output_scale\": {from}}},\n  \"output_scale\": {}\n}}\n",
-        quote(&commit()),
-        quote(&sha256_file(&args.output)?),
-        quote(&source.display().to_string()),
-        quote(&sha256_file(source)?),
-        net.scale()
+    let manifest = rescaled_json(
+        &commit(),
+        &sha256_file(&args.output)?,
+        (&source.display().to_string(), &sha256_file(source)?, from),
+        net.scale(),
     );
     let manifest_path = PathBuf::from(format!("{}.json", args.output.display()));
     write(&manifest_path, manifest.as_bytes())?;

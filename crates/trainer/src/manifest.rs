@@ -18,7 +18,7 @@ pub fn sha256_file(path: &Path) -> Result<String, String> {
 }
 
 /// A JSON string literal.
-pub fn quote(text: &str) -> String {
+fn quote(text: &str) -> String {
     let mut out = String::from("\"");
     for c in text.chars() {
         match c {
@@ -107,4 +107,22 @@ impl Manifest<'_> {
             losses.join(",\n    ")
         )
     }
+}
+
+/// The manifest of a net written again with another output scale (`tropa-trainer --rescale`):
+/// the engine commit, the new file's SHA-256, and the source net with its SHA-256 and scale.
+pub fn rescaled_json(
+    commit: &str,
+    net_sha256: &str,
+    source: (&str, &str, i32),
+    output_scale: i32,
+) -> String {
+    let (file, sha256, from) = source;
+    format!(
+        "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"rescaled_from\": {{\"file\": {}, \"sha256\": {}, \"output_scale\": {from}}},\n  \"output_scale\": {output_scale}\n}}\n",
+        quote(commit),
+        quote(net_sha256),
+        quote(file),
+        quote(sha256),
+    )
 }

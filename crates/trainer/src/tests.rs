@@ -94,7 +94,8 @@ fn the_loss_falls_on_a_synthetic_set() {
 
 /// How far the engine's integer evaluation may be from the float net's, in centipawns, at worst
 /// and on average: the output weights are rounded to 1/64 (QB), an error of up to 1/128 on each
-/// of 2N terms that TRAINING_SCALE = 400 turns into centipawns; the accumulators' 1/255 steps add less.
+/// of 2N terms that TRAINING_SCALE = 400 turns into centipawns; the accumulators' 1/255 steps
+/// add less.
 const TOLERANCE_CP: f32 = 20.0;
 const MEAN_TOLERANCE_CP: f32 = 5.0;
 

@@ -4,8 +4,9 @@
 //! Design note: each thread computes the gradient of its share of a batch into a buffer of its
 //! own (the feature rows it touches are the sparse part: only the rows of the pieces on the
 //! board get anything), the buffers are summed, and Adam steps every parameter. The target is
-//! `(1 − λ)·sigmoid(score / scale) + λ·result` and the prediction `sigmoid(output · TRAINING_SCALE /
-//! scale)`; the loss is their squared difference, averaged over positions.
+//! `(1 − λ)·sigmoid(score / scale) + λ·result` and the prediction
+//! `sigmoid(output · TRAINING_SCALE / scale)`; the loss is their squared difference, averaged
+//! over positions.
 
 use crate::data::Position;
 use crate::net::{sigmoid, FloatNet};
