@@ -22,7 +22,7 @@ use super::counter::{best_route, budget, Counter, CounterKind, NEAR_MISS};
 use super::route::pin_of;
 use super::trajectory::Mover;
 use crate::rules::see::{capture_gain_against, exchange_on_square, exchange_without};
-use crate::rules::{piece_value, BitBoard, Board, Piece, Square};
+use crate::rules::{piece_value, BitBoard, Board, Color, Piece, Square};
 use cozy_chess::{get_between_rays, get_king_moves, get_line_rays};
 
 /// A duty: the piece on `holder` is the defence of its own piece on `charge`, which the
@@ -68,41 +68,58 @@ pub fn duty_of(board: &Board, square: Square) -> Option<Duty> {
     best
 }
 
+/// The target of `attack`, its side and the defender's budget for freeing it (one move less
+/// than the capture's, so that the target still has its own move to run); `None` when the
+/// attack is no capture, comes too soon, or the target once free would have nowhere to run.
+fn freeing(board: &Board, attack: &Attack, attacker_to_move: bool) -> Option<(Square, Color, u8)> {
+    let Goal::Capture { target, .. } = attack.goal else {
+        return None;
+    };
+    let defender = board.color_on(target)?;
+    let capture_budget = budget(attack.forecast(), attacker_to_move);
+    if capture_budget < 1 || flight_squares(board, &attack.route, target).is_empty() {
+        return None;
+    }
+    Some((target, defender, capture_budget - 1))
+}
+
+/// The counter of `kind` made by the piece on `from` going to the nearest of `squares`, within
+/// `budget` or late by at most `NEAR_MISS`; `None` when it cannot or is already there.
+fn freeing_counter(
+    board: &Board,
+    kind: CounterKind,
+    budget: u8,
+    piece: Piece,
+    from: Square,
+    squares: BitBoard,
+) -> Option<Counter> {
+    let route = best_route(board, from, squares, budget + NEAR_MISS)?;
+    (!route.is_empty()).then_some(Counter {
+        kind,
+        piece,
+        route,
+        budget,
+    })
+}
+
 /// The defender's counters that lift the pin holding the target of `attack`: the best route of
 /// the shielded piece off the pin's line (a king to a square next to it), and of each other
 /// piece onto a square between the pinning piece and the target, within the budget (one move
 /// less than the capture's) or late by at most `NEAR_MISS`. Empty when the target is not pinned,
 /// or would have nowhere to run.
 pub fn unpinning_counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<Counter> {
-    let Goal::Capture { target, .. } = attack.goal else {
+    let Some((target, defender, budget)) = freeing(board, attack, attacker_to_move) else {
         return Vec::new();
     };
     let Some(pin) = pin_of(board, target) else {
         return Vec::new();
     };
-    let Some(defender) = board.color_on(target) else {
-        return Vec::new();
-    };
-    let capture_budget = budget(attack.forecast(), attacker_to_move);
-    if capture_budget < 1 || flight_squares(board, &attack.route, target).is_empty() {
-        return Vec::new();
-    }
-    let budget = capture_budget - 1;
-    let limit = budget + NEAR_MISS;
     let own = board.colors(defender);
     let pinner = pin.pinner;
     let mut out = Vec::new();
     let mut add = |piece: Piece, from: Square, squares: BitBoard| {
-        if let Some(route) = best_route(board, from, squares, limit) {
-            if !route.is_empty() {
-                out.push(Counter {
-                    kind: CounterKind::Unpin { pinner },
-                    piece,
-                    route,
-                    budget,
-                });
-            }
-        }
+        let kind = CounterKind::Unpin { pinner };
+        out.extend(freeing_counter(board, kind, budget, piece, from, squares));
     };
     let off_line = !get_line_rays(pinner, pin.behind) & !own;
     if let Some(shielded) = board.piece_on(pin.behind) {
@@ -130,35 +147,21 @@ pub fn unpinning_counters(board: &Board, attack: &Attack, attacker_to_move: bool
 /// capture's) or late by at most `NEAR_MISS`. Empty when the target has no duty, is pinned (the
 /// pin is the cause to remove first) or would have nowhere to run.
 pub fn relieving_counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<Counter> {
-    let Goal::Capture { target, .. } = attack.goal else {
+    let Some((target, defender, budget)) = freeing(board, attack, attacker_to_move) else {
         return Vec::new();
     };
     if pin_of(board, target).is_some() {
         return Vec::new();
     }
-    let (Some(duty), Some(defender)) = (duty_of(board, target), board.color_on(target)) else {
+    let Some(duty) = duty_of(board, target) else {
         return Vec::new();
     };
-    let capture_budget = budget(attack.forecast(), attacker_to_move);
-    if capture_budget < 1 || flight_squares(board, &attack.route, target).is_empty() {
-        return Vec::new();
-    }
-    let budget = capture_budget - 1;
-    let limit = budget + NEAR_MISS;
     let occupied = board.occupied();
     let charge = duty.charge;
     let mut out = Vec::new();
     let mut add = |piece: Piece, from: Square, squares: BitBoard| {
-        if let Some(route) = best_route(board, from, squares, limit) {
-            if !route.is_empty() {
-                out.push(Counter {
-                    kind: CounterKind::Relieve { charge },
-                    piece,
-                    route,
-                    budget,
-                });
-            }
-        }
+        let kind = CounterKind::Relieve { charge };
+        out.extend(freeing_counter(board, kind, budget, piece, from, squares));
     };
     let others = board.colors(defender) & !target.bitboard() & !charge.bitboard();
     for from in others {
