@@ -14,12 +14,15 @@
 //! pseudo-move"), so that a square the attacker uncovers by leaving — g7 after B h6–g5 in the
 //! seed's diagram 52 — counts as free. Counters that miss by at most `NEAR_MISS` moves are kept,
 //! marked late, because a plan is explained by them ("the king needs 4 moves and has 2").
+//! A late counter whose way can begin with a threat the attacker must answer gains that tempo
+//! and comes in time with one move more than its budget (`tempo`, the seed's diagram 54).
 
 use super::attack::{attack_squares, Attack, Goal};
 use super::control::would_control;
 use super::immobility::{relieving_counters, unpinning_counters};
 use super::mate::flights;
 use super::route::{Assessor, Finish, Route};
+use super::tempo::{tempo_route, threats, Threat};
 use super::trajectory::{distance, Mover};
 use crate::rules::see::attackers_to;
 use crate::rules::{piece_value, BitBoard, Board, Color, Move, Piece, Rank, Square};
@@ -79,6 +82,8 @@ pub struct Counter {
     pub route: Route,
     /// Moves the opponent has before the attacker passes.
     pub budget: u8,
+    /// The threat its first move makes, which gains it a tempo (`tempo`).
+    pub threat: Option<Threat>,
 }
 
 impl Counter {
@@ -87,9 +92,14 @@ impl Counter {
         self.route.forecast()
     }
 
+    /// Moves it gains by a threat on its way (0 or 1).
+    pub fn tempo(&self) -> u8 {
+        u8::from(self.threat.is_some())
+    }
+
     /// Does it arrive in time?
     pub fn in_time(&self) -> bool {
-        self.needs() <= self.budget
+        self.slack() >= 0
     }
 
     /// Where the counter piece stands.
@@ -97,9 +107,9 @@ impl Counter {
         self.route.start()
     }
 
-    /// Moves it has to spare (negative: late by that many).
+    /// Moves it has to spare, the tempo a threat gains included (negative: late by that many).
     pub fn slack(&self) -> i32 {
-        self.budget as i32 - self.needs() as i32
+        i32::from(self.budget) + i32::from(self.tempo()) - i32::from(self.needs())
     }
 }
 
@@ -186,9 +196,52 @@ pub(crate) fn best_route(
     best
 }
 
-/// Every counter-trajectory of the defender against `attack`, in time or late by at most
-/// `NEAR_MISS`: per piece, the best way to defend the target and, for every stop, the best way
-/// to control it and to block it. Best (most moves to spare) first.
+/// A defender's piece looking for its counters, with the threats its first moves make (found
+/// when a counter of it is first late).
+struct CounterPiece<'a> {
+    board: &'a Board,
+    attack: &'a Attack,
+    mover_square: Square,
+    from: Square,
+    piece: Piece,
+    threats: Option<Vec<Threat>>,
+}
+
+impl CounterPiece<'_> {
+    /// The counter of the kind `kind` gives its route, to the nearest of `squares`: in time
+    /// within `budget` if it can be, else in time with the tempo of a threat on its way
+    /// (`tempo`), else late by at most `NEAR_MISS`.
+    fn counter(
+        &mut self,
+        squares: BitBoard,
+        budget: u8,
+        kind: impl Fn(&Route) -> CounterKind,
+    ) -> Option<Counter> {
+        let plain = best_route(self.board, self.from, squares, budget + NEAR_MISS);
+        let make = |route: Route, threat: Option<Threat>| Counter {
+            kind: kind(&route),
+            piece: self.piece,
+            route,
+            budget,
+            threat,
+        };
+        if plain.as_ref().is_some_and(|r| r.forecast() <= budget) {
+            return plain.map(|r| make(r, None));
+        }
+        let threats = self
+            .threats
+            .get_or_insert_with(|| threats(self.board, self.from, self.attack, self.mover_square));
+        match tempo_route(self.board, self.from, self.attack, threats, squares, budget) {
+            Some((route, threat)) => Some(make(route, Some(threat))),
+            None => plain.map(|r| make(r, None)),
+        }
+    }
+}
+
+/// Every counter-trajectory of the defender against `attack`, in time (a threat on its way
+/// included) or late by at most `NEAR_MISS`: per piece, the best way to defend the target and,
+/// for every stop, the best way to control it and to block it. Best (most moves to spare)
+/// first.
 pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<Counter> {
     let (pseudo, mover_square) = pseudo_board(board, attack);
     let route = &attack.route;
@@ -204,6 +257,14 @@ pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<C
             continue;
         };
         let mover = Mover::new(piece, defender);
+        let mut counter_piece = CounterPiece {
+            board: &pseudo,
+            attack,
+            mover_square,
+            from: x,
+            piece,
+            threats: None,
+        };
         // (a) Defend the target: only helps when the attacker is worth at least the target.
         if let Goal::Capture {
             target,
@@ -214,14 +275,7 @@ pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<C
             let squares = attack_squares(mover, target, occupied) & !x.bitboard();
             let b = budget(route.forecast(), attacker_to_move);
             if useful && !squares.is_empty() {
-                if let Some(r) = best_route(&pseudo, x, squares, b + NEAR_MISS) {
-                    out.push(Counter {
-                        kind: CounterKind::DefendTarget,
-                        piece,
-                        route: r,
-                        budget: b,
-                    });
-                }
+                out.extend(counter_piece.counter(squares, b, |_| CounterKind::DefendTarget));
             }
         }
         // (b) Control a stop; (c) block a stop or a line — the best of each per stop.
@@ -238,18 +292,14 @@ pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<C
             } else {
                 would_control(&pseudo, piece, stop, mover_square, attack.piece).is_some()
             };
+            let step = i as u8;
             if controls {
-                if let Some(r) = best_route(&pseudo, x, squares, b + NEAR_MISS) {
-                    out.push(Counter {
-                        kind: CounterKind::ControlStop {
-                            step: i as u8,
-                            square: stop,
-                        },
-                        piece,
-                        route: r,
-                        budget: b,
-                    });
-                }
+                out.extend(
+                    counter_piece.counter(squares, b, |_| CounterKind::ControlStop {
+                        step,
+                        square: stop,
+                    }),
+                );
             }
             let mut block = if route.mover.slides() {
                 get_between_rays(route.squares[i - 1], stop)
@@ -259,16 +309,11 @@ pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<C
                 BitBoard::EMPTY
             };
             block &= !occupied;
-            if let Some(r) = best_route(&pseudo, x, block, b + NEAR_MISS) {
-                out.push(Counter {
-                    kind: CounterKind::Block {
-                        step: i as u8,
-                        square: r.end(),
-                    },
-                    piece,
-                    route: r,
-                    budget: b,
-                });
+            if !block.is_empty() {
+                out.extend(counter_piece.counter(block, b, |r| CounterKind::Block {
+                    step,
+                    square: r.end(),
+                }));
             }
         }
     }
@@ -284,6 +329,7 @@ pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<C
                 piece,
                 route: r,
                 budget: b,
+                threat: None,
             });
         }
     }

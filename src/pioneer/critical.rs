@@ -285,7 +285,7 @@ fn composite(
 /// place, the opponent having `tempi` moves more: (the hindering piece on `hinderer` has no
 /// counter in time, no counter at all is in time).
 fn composite_verdict(counters: &[Counter], hinderer: Square, tempi: u8) -> (bool, bool) {
-    let timely = |c: &&Counter| c.needs() <= c.budget + tempi;
+    let timely = |c: &&Counter| c.slack() + i32::from(tempi) >= 0;
     let stops = !counters
         .iter()
         .filter(timely)

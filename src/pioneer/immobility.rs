@@ -99,6 +99,7 @@ fn freeing_counter(
         piece,
         route,
         budget,
+        threat: None,
     })
 }
 

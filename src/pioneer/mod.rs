@@ -37,6 +37,7 @@ pub mod safety;
 pub mod study;
 pub mod support;
 pub mod svg;
+pub mod tempo;
 pub mod trajectory;
 pub mod zone;
 

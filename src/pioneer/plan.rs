@@ -63,7 +63,15 @@ pub fn counter_text(c: &Counter) -> String {
 }
 
 fn timing(c: &Counter) -> String {
-    format!("needs {}, has {}", c.needs(), c.budget)
+    match c.threat {
+        Some(threat) => format!(
+            "needs {}, has {} and gains a tempo {}",
+            c.needs(),
+            c.budget,
+            threat.words()
+        ),
+        None => format!("needs {}, has {}", c.needs(), c.budget),
+    }
 }
 
 fn with_timing(c: &Counter) -> String {

@@ -1,0 +1,227 @@
+//! Counters that gain a tempo on their way: the first move of the counter makes a threat the
+//! attacker has to answer.
+//!
+//! Seed 004, diagram 54: White wins the pawn b7 in two moves (B b3–d5×b7) and Black needs two
+//! moves to defend it, but "answering 1.Bd5 with 1…Bb5 they gain a tempo for the defence 2…Ba6
+//! by attacking the knight e2"; and "in some cases this gain of a tempo can be taken into
+//! account in advance, without a search".
+//!
+//! Design note: a counter whose best route is late is tried again along routes that begin with
+//! a *threat*: a first move to an empty square where the piece is not lost (the exchange there
+//! does not lose) and from which it gives check, or newly attacks a piece of the attacker that
+//! it would win, by more than the attack's target is worth (the exchange on that piece gains
+//! more than before the move). The attacker must answer instead of going on, so the rest of the
+//! route has the counter's whole budget: the counter is in time when its route needs at most
+//! one move more than the budget. Against a promotion or a mate no piece is worth more than the
+//! goal, so there only a check gains the tempo. The threat must come before the attacker arrives
+//! (a budget of at least one move), and one tempo at most is counted: what follows a second
+//! threat is for the search, not for the static zone. The attacking piece itself is not a
+//! victim: it moves on along its route.
+
+use super::attack::{Attack, Goal};
+use super::counter::best_route;
+use super::route::{piece_moves, Assessor, Finish, Route};
+use super::trajectory::Mover;
+use crate::rules::see::{exchange_after_move, exchange_on_square};
+use crate::rules::{piece_value, BitBoard, Board, Move, Piece, Rank, Square};
+
+/// A threat made by a counter's first move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Threat {
+    /// Where the counter piece makes it.
+    pub at: Square,
+    /// The attacker's piece threatened (the king, for a check).
+    pub victim: Square,
+    /// What stands there.
+    pub victim_piece: Piece,
+}
+
+impl Threat {
+    /// In words: "attacking N e2 from b5", "with check from f4".
+    pub fn words(&self) -> String {
+        if self.victim_piece == Piece::King {
+            format!("with check from {}", self.at)
+        } else {
+            format!(
+                "attacking {} {} from {}",
+                super::reject::piece_letter(self.victim_piece),
+                self.victim,
+                self.at
+            )
+        }
+    }
+}
+
+/// `board` with the defender of `attack` to move, passing the attacker's move if needed;
+/// `None` when the attacker is in check and cannot pass.
+fn defender_to_move(board: &Board, attack: &Attack) -> Option<Board> {
+    if board.side_to_move() == attack.side {
+        board.null_move()
+    } else {
+        Some(board.clone())
+    }
+}
+
+/// The quiet first moves of the defender's piece on `from` that threaten, against `attack`, on
+/// `board` (the reconnaissance board of `counter::pseudo_board`, the attacking piece standing on
+/// `mover_square`): one threat per square, a check first.
+pub fn threats(board: &Board, from: Square, attack: &Attack, mover_square: Square) -> Vec<Threat> {
+    let (Some(piece), Some(color)) = (board.piece_on(from), board.color_on(from)) else {
+        return Vec::new();
+    };
+    if color == attack.side {
+        return Vec::new();
+    }
+    let Some(base) = defender_to_move(board, attack) else {
+        return Vec::new();
+    };
+    // A threat must win more than the attack does; a promotion or a mate outweighs any piece.
+    let threshold = match attack.goal {
+        Goal::Capture { piece: target, .. } => Some(piece_value(target)),
+        _ => None,
+    };
+    let occupied = base.occupied();
+    let last_rank = Rank::Eighth.relative_to(color);
+    let mut out = Vec::new();
+    for to in piece_moves(&base, from, occupied) & !occupied {
+        let mv = Move {
+            from,
+            to,
+            promotion: None,
+        };
+        if (piece == Piece::Pawn && to.rank() == last_rank)
+            || !base.is_legal(mv)
+            || exchange_after_move(&base, from, to, piece) < 0
+        {
+            continue;
+        }
+        let mut after = base.clone();
+        after.play_unchecked(mv);
+        if !after.checkers().is_empty() {
+            out.push(Threat {
+                at: to,
+                victim: after.king(attack.side),
+                victim_piece: Piece::King,
+            });
+            continue;
+        }
+        let Some(threshold) = threshold else {
+            continue;
+        };
+        let reach = piece_moves(&after, to, after.occupied());
+        let victims = reach & after.colors(attack.side) & !after.pieces(Piece::King);
+        let best = (victims & !mover_square.bitboard())
+            .into_iter()
+            .map(|v| (v, exchange_on_square(&after, v, color)))
+            .filter(|&(v, gain)| gain > threshold && gain > exchange_on_square(&base, v, color))
+            .max_by_key(|&(_, gain)| gain);
+        if let Some((victim, _)) = best {
+            out.push(Threat {
+                at: to,
+                victim,
+                victim_piece: after.piece_on(victim).unwrap_or(Piece::Pawn),
+            });
+        }
+    }
+    out
+}
+
+/// The route of the defender's piece on `from` to one of `squares` that begins with one of
+/// `threats` and needs at most `budget` + 1 moves (the tempo the threat gains), with the threat;
+/// `None` when no threat leads there in time or the budget leaves no move for the threat.
+pub fn tempo_route(
+    board: &Board,
+    from: Square,
+    attack: &Attack,
+    threats: &[Threat],
+    squares: BitBoard,
+    budget: u8,
+) -> Option<(Route, Threat)> {
+    if budget == 0 {
+        return None;
+    }
+    let piece = board.piece_on(from)?;
+    let color = board.color_on(from)?;
+    let base = defender_to_move(board, attack)?;
+    let assessor = Assessor::new(&base, from, Mover::new(piece, color), true)?;
+    threats.iter().find_map(|&threat| {
+        let mut after = base.clone();
+        after.play_unchecked(Move {
+            from,
+            to: threat.at,
+            promotion: None,
+        });
+        let rest = best_route(&after, threat.at, squares, budget)?;
+        let mut stops = vec![from];
+        stops.extend_from_slice(&rest.squares);
+        let route = assessor.route(&stops, Finish::Arrive);
+        (route.passable() && route.forecast() <= budget + 1).then_some((route, threat))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pioneer::attack::{attack_on, TrajectoryLimits};
+    use crate::pioneer::counter::{counters, pseudo_board, CounterKind};
+    use crate::rules::parse_fen;
+
+    /// The idea of the seed's diagram 54: B b3–d5×b7 wins the pawn in two moves; the black
+    /// bishop needs two to defend it (the knight e5 takes c6 and d7 from it), and its way
+    /// through b5 attacks the knight e2.
+    const DIAGRAM_54: &str = "4b2k/1p6/1P6/4N3/8/1B6/4N3/6K1 w - - 0 1";
+
+    #[test]
+    fn diagram_54_the_bishop_gains_a_tempo_by_attacking_the_knight() {
+        let board = parse_fen(DIAGRAM_54, false).unwrap();
+        let a = attack_on(&board, Square::B3, Square::B7, TrajectoryLimits::default()).unwrap();
+        assert_eq!(a.forecast(), 2);
+        let (pseudo, at) = pseudo_board(&board, &a);
+        let found = threats(&pseudo, Square::E8, &a, at);
+        assert!(
+            found.contains(&Threat {
+                at: Square::B5,
+                victim: Square::E2,
+                victim_piece: Piece::Knight,
+            }),
+            "{found:?}"
+        );
+        let list = counters(&board, &a, true);
+        let bishop = list
+            .iter()
+            .find(|c| c.piece == Piece::Bishop && c.kind == CounterKind::DefendTarget)
+            .expect("the bishop defends b7");
+        assert_eq!((bishop.needs(), bishop.budget), (2, 1));
+        assert_eq!(bishop.route.squares[..2], [Square::E8, Square::B5]);
+        assert!(bishop.threat.is_some() && bishop.in_time(), "{bishop:?}");
+    }
+
+    #[test]
+    fn a_defended_knight_is_no_threat_and_the_bishop_is_late() {
+        // The king on f1 defends the knight: attacking it wins nothing, no tempo.
+        let board = parse_fen("4b2k/1p6/1P6/4N3/8/1B6/4N3/5K2 w - - 0 1", false).unwrap();
+        let a = attack_on(&board, Square::B3, Square::B7, TrajectoryLimits::default()).unwrap();
+        let list = counters(&board, &a, true);
+        let bishop = list
+            .iter()
+            .find(|c| c.piece == Piece::Bishop && c.kind == CounterKind::DefendTarget)
+            .expect("the bishop is a late counter");
+        assert!(bishop.threat.is_none() && !bishop.in_time(), "{bishop:?}");
+    }
+
+    #[test]
+    fn against_a_promotion_only_a_check_gains_a_tempo() {
+        // White's pawn a6 runs in two moves; the black rook threatens the knight from c2 and
+        // gives check from c1 or g3, but only a check counts against a queen.
+        let board = parse_fen("6k1/8/P7/8/8/2r5/3N4/6K1 w - - 0 1", false).unwrap();
+        let a = crate::pioneer::attack::promotion(&board, Square::A6, TrajectoryLimits::default())
+            .unwrap();
+        let (pseudo, at) = pseudo_board(&board, &a);
+        let found = threats(&pseudo, Square::C3, &a, at);
+        assert!(!found.is_empty(), "{found:?}");
+        assert!(
+            found.iter().all(|t| t.victim_piece == Piece::King),
+            "{found:?}"
+        );
+    }
+}
