@@ -1,5 +1,5 @@
 //! Removing the cause of immobility: the defender frees a target held by a pin or by its duty
-//! to defend another piece, so that it can run.
+//! to defend another piece or to guard a square, so that it can run.
 //!
 //! Seed 004: "The object of the attack may try to go away. If it is chained to its place by a
 //! pin or by the need to defend some piece or square, one can try to remove the cause of the
@@ -8,44 +8,58 @@
 //! Design note: a pinned target (`route::pin_of`: to its king, or to a queen or rook the pinning
 //! piece would win) runs only along the line of its pin, and a target with a duty (`duty_of`:
 //! the one defence of an own piece the opponent would win without it, worth at least the
-//! target) runs only to squares from which it still defends that piece (`attack::escape_squares`),
-//! so the attack on it is mostly judged without its escape. The defender's counter is to remove
-//! the cause one move before the capture, so that the target still has its own move to run: lift
-//! the pin (the shielded piece steps off the line, or a piece steps in between the pinning piece
-//! and the target), or relieve the duty (another piece comes to defend the charge, or the charge
-//! steps to a square where it is not lost). The counter's budget is one move less than the
+//! target, or the one guard of a square on which the opponent would mate in one without it)
+//! runs only to squares from which it still defends that piece or guards that square
+//! (`attack::escape_squares`), so the attack on it is mostly judged without its escape. The
+//! defender's counter is to remove the cause one move before the capture, so that the target
+//! still has its own move to run: lift the pin (the shielded piece steps off the line, or a
+//! piece steps in between the pinning piece and the target), or relieve the duty (another piece
+//! comes to defend the charge or guard the square, or a charged piece steps to a square where
+//! it is not lost). The counter's budget is one move less than the
 //! capture's, and it is made only when the target, once free, has a square to run to
 //! (`attack::flight_squares`).
 
 use super::attack::{attack_squares, flight_squares, Attack, Goal};
 use super::counter::{best_route, budget, Counter, CounterKind, NEAR_MISS};
-use super::route::pin_of;
+use super::mate::{mates_after, relocated, MATE_GAIN};
+use super::route::{piece_moves, pin_of};
 use super::trajectory::Mover;
-use crate::rules::see::{capture_gain_against, exchange_on_square, exchange_without};
+use crate::rules::see::{attackers_to, capture_gain_against, exchange_on_square, exchange_without};
 use crate::rules::{piece_value, BitBoard, Board, Color, Piece, Square};
 use cozy_chess::{get_between_rays, get_king_moves, get_line_rays};
 
-/// A duty: the piece on `holder` is the defence of its own piece on `charge`, which the
-/// opponent would win (`loss` centipawns more) if the holder went away.
+/// A duty: the piece on `holder` is the defence of `charge` — its own piece there, which the
+/// opponent would win (`loss` centipawns more) if the holder went away, or the square on which
+/// the opponent would then mate (`mate`, the loss `MATE_GAIN`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Duty {
     /// The held piece.
     pub holder: Square,
-    /// The piece it defends.
+    /// The piece it defends, or the square it guards against a mate.
     pub charge: Square,
     /// What leaving would cost, in the exchange model.
     pub loss: i32,
+    /// Whether the charge is a square guarded against a mate (the duty to guard a square).
+    pub mate: bool,
 }
 
-/// The duty that holds the piece on `square`, if any: of the own pieces it defends (its king
-/// and itself aside), the one whose exchange the opponent would win by the most without it,
-/// when that loss is at least the held piece's own worth (running would cost as much as being
-/// taken).
+/// The duty that holds the piece on `square`, if any: the square it alone guards against a mate
+/// in one (`guarded_mate`), else, of the own pieces it defends (its king and itself aside), the
+/// one whose exchange the opponent would win by the most without it, when that loss is at least
+/// the held piece's own worth (running would cost as much as being taken).
 pub fn duty_of(board: &Board, square: Square) -> Option<Duty> {
     let color = board.color_on(square)?;
     let held = board.piece_on(square)?;
     if held == Piece::King {
         return None;
+    }
+    if let Some(charge) = guarded_mate(board, square) {
+        return Some(Duty {
+            holder: square,
+            charge,
+            loss: MATE_GAIN,
+            mate: true,
+        });
     }
     let mover = Mover::new(held, color);
     let occupied = board.occupied();
@@ -62,10 +76,44 @@ pub fn duty_of(board: &Board, square: Square) -> Option<Duty> {
                 holder: square,
                 charge,
                 loss,
+                mate: false,
             });
         }
     }
     best
+}
+
+/// The square on which the opponent would mate in one move if the piece on `holder` were gone,
+/// and does not mate now because it guards it (the duty to guard a square; seed 004: "chained
+/// to its place by the need to defend some piece or square"). Only checks by a piece that
+/// already reaches the square are tried, so the search is short.
+fn guarded_mate(board: &Board, holder: Square) -> Option<Square> {
+    let color = board.color_on(holder)?;
+    let king = board.king(color);
+    let opponent = !color;
+    let mut without = relocated(board, &[]);
+    *without.square_mut(holder) = None;
+    let without = without.build().ok()?;
+    let occupied = without.occupied();
+    let checkers = board.colors(opponent) & !board.pieces(Piece::King) & !board.pieces(Piece::Pawn);
+    for from in checkers {
+        let Some(piece) = board.piece_on(from) else {
+            continue;
+        };
+        let mover = Mover::new(piece, opponent);
+        let checks = attack_squares(mover, king, occupied & !from.bitboard());
+        let reach = piece_moves(&without, from, occupied);
+        for to in checks & reach {
+            let guards = attackers_to(board, to, board.occupied()).has(holder);
+            if guards
+                && mates_after(&without, from, to, None)
+                && !mates_after(board, from, to, None)
+            {
+                return Some(to);
+            }
+        }
+    }
+    None
 }
 
 /// The target of `attack`, its side and the defender's budget for freeing it (one move less
@@ -171,7 +219,8 @@ pub fn relieving_counters(board: &Board, attack: &Attack, attacker_to_move: bool
             add(piece, from, defends & !occupied);
         }
     }
-    if let Some(piece) = board.piece_on(charge) {
+    // A mating square is guarded, not carried to safety.
+    if let Some(piece) = board.piece_on(charge).filter(|_| !duty.mate) {
         let safe = (!occupied)
             .into_iter()
             .filter(|&s| capture_gain_against(board, charge, s, piece).is_none_or(|g| g <= 0))
@@ -186,7 +235,7 @@ mod tests {
     use super::*;
     use crate::pioneer::attack::{attack_on, escape_squares, TrajectoryLimits};
     use crate::pioneer::zone::{Zone, ZoneVerdict};
-    use crate::rules::parse_fen;
+    use crate::rules::{parse_fen, Rank};
 
     fn zone(fen: &str, root: Square, target: Square) -> Zone {
         let board = parse_fen(fen, false).unwrap();
@@ -279,6 +328,37 @@ mod tests {
         // A pawn's worth is no duty for a knight.
         let pawn = parse_fen("3k4/1p6/3n4/8/8/8/8/1RB3K1 b - - 0 1", false).unwrap();
         assert_eq!(duty_of(&pawn, Square::D6), None);
+    }
+
+    /// The rook c8 alone guards e8, where R e1–e8 would mate; White's bishop takes the rook in
+    /// two moves (d3–a6×c8).
+    const GUARD: &str = "2r3k1/5ppp/8/8/8/3B4/5PPP/4R1K1 w - - 0 1";
+
+    #[test]
+    fn a_rook_that_alone_guards_a_mating_square_has_a_duty_to_guard_it() {
+        let board = parse_fen(GUARD, false).unwrap();
+        let duty = duty_of(&board, Square::C8).unwrap();
+        assert_eq!((duty.charge, duty.mate), (Square::E8, true));
+        // With luft on g7 (…g6) Re8+ is no mate, and the rook is free; …h6 would not do, the
+        // bishop takes h7 from the king.
+        let luft = parse_fen("2r3k1/5p1p/6p1/8/8/3B4/5PPP/4R1K1 w - - 0 1", false).unwrap();
+        assert_eq!(duty_of(&luft, Square::C8), None);
+        // The rook runs only along the back rank, where it still guards e8.
+        let attack =
+            attack_on(&board, Square::D3, Square::C8, TrajectoryLimits::default()).unwrap();
+        let escapes = escape_squares(&board, &attack.route, Square::C8, true);
+        assert!(!escapes.is_empty());
+        assert!(
+            escapes.into_iter().all(|s| s.rank() == Rank::Eighth),
+            "{escapes:?}"
+        );
+        assert!(flight_squares(&board, &attack.route, Square::C8).has(Square::C5));
+        // Relief: another piece comes to guard e8; the square itself is not carried away.
+        let relief = relieving_counters(&board, &attack, true);
+        assert!(
+            relief.iter().all(|c| c.route.start() != Square::E8),
+            "{relief:?}"
+        );
     }
 
     #[test]
