@@ -208,8 +208,8 @@ struct CounterPiece<'a> {
 }
 
 impl CounterPiece<'_> {
-    /// The counter of the kind `kind` gives its route, to the nearest of `squares`: in time
-    /// within `budget` if it can be, else in time with the tempo of a threat on its way
+    /// The piece's counter to the nearest of `squares` (`kind` names it from its route): in
+    /// time within `budget` if it can be, else in time with the tempo of a threat on its way
     /// (`tempo`), else late by at most `NEAR_MISS`.
     fn counter(
         &mut self,
