@@ -66,8 +66,10 @@ pub enum CounterKind {
     /// over the defence, or the charge steps to safety), one move before the capture, so that
     /// the target can run (`immobility`).
     Relieve {
-        /// The piece the target had to defend.
+        /// The piece the target had to defend, or the square it had to guard.
         charge: Square,
+        /// Whether the charge is a square guarded against a mate (`immobility::Duty::mate`).
+        guard: bool,
     },
 }
 

@@ -106,7 +106,13 @@ pub fn goal_change_text(analysis: &Analysis, board: &Board, change: &GoalChange)
         Hindrance::Counters(CounterKind::Unpin { pinner }) => {
             format!("comes to lift the pin by {pinner}")
         }
-        Hindrance::Counters(CounterKind::Relieve { charge }) => {
+        Hindrance::Counters(CounterKind::Relieve {
+            charge,
+            guard: true,
+        }) => {
+            format!("comes to relieve the target of guarding {charge} against the mate")
+        }
+        Hindrance::Counters(CounterKind::Relieve { charge, .. }) => {
             format!("comes to relieve the target of defending {charge}")
         }
     };

@@ -209,7 +209,10 @@ pub fn relieving_counters(board: &Board, attack: &Attack, attacker_to_move: bool
     let charge = duty.charge;
     let mut out = Vec::new();
     let mut add = |piece: Piece, from: Square, squares: BitBoard| {
-        let kind = CounterKind::Relieve { charge };
+        let kind = CounterKind::Relieve {
+            charge,
+            guard: duty.mate,
+        };
         out.extend(freeing_counter(board, kind, budget, piece, from, squares));
     };
     let others = board.colors(defender) & !target.bitboard() & !charge.bitboard();
@@ -356,7 +359,13 @@ mod tests {
         // Relief: another piece comes to guard e8; the square itself is not carried away.
         let relief = relieving_counters(&board, &attack, true);
         assert!(
-            relief.iter().all(|c| c.route.start() != Square::E8),
+            !relief.is_empty()
+                && relief.iter().all(|c| c.route.start() != Square::E8
+                    && c.kind
+                        == CounterKind::Relieve {
+                            charge: Square::E8,
+                            guard: true
+                        }),
             "{relief:?}"
         );
     }
@@ -383,10 +392,13 @@ mod tests {
             "{relief:?}"
         );
         let z = zone(DUTY, Square::C1, Square::D6);
-        assert!(z
-            .counters
-            .iter()
-            .any(|c| matches!(c.kind, CounterKind::Relieve { charge: Square::B7 })));
+        assert!(z.counters.iter().any(|c| matches!(
+            c.kind,
+            CounterKind::Relieve {
+                charge: Square::B7,
+                guard: false
+            }
+        )));
         assert_ne!(z.verdict, ZoneVerdict::Wins);
     }
 }

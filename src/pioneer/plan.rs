@@ -53,10 +53,16 @@ pub fn counter_text(c: &Counter) -> String {
         }
         CounterKind::Flight { square } => format!("{route} frees {square} for the king"),
         CounterKind::Unpin { pinner } => format!("{route} lifts the pin by {pinner}"),
-        CounterKind::Relieve { charge } if c.route.start() == charge => {
+        CounterKind::Relieve {
+            charge,
+            guard: true,
+        } => {
+            format!("{route} guards {charge} against the mate, freeing the target")
+        }
+        CounterKind::Relieve { charge, .. } if c.route.start() == charge => {
             format!("{route} takes the piece the target defends to safety")
         }
-        CounterKind::Relieve { charge } => {
+        CounterKind::Relieve { charge, .. } => {
             format!("{route} takes over the defence of {charge}, freeing the target")
         }
     }
