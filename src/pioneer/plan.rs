@@ -69,15 +69,10 @@ pub fn counter_text(c: &Counter) -> String {
 }
 
 fn timing(c: &Counter) -> String {
-    match c.threat {
-        Some(threat) => format!(
-            "needs {}, has {} and gains a tempo {}",
-            c.needs(),
-            c.budget,
-            threat.words()
-        ),
-        None => format!("needs {}, has {}", c.needs(), c.budget),
-    }
+    let tempo = c.threat.map_or(String::new(), |t| {
+        format!(" and gains a tempo {}", t.words())
+    });
+    format!("needs {}, has {}{tempo}", c.needs(), c.budget)
 }
 
 fn with_timing(c: &Counter) -> String {

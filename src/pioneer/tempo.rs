@@ -137,7 +137,7 @@ pub fn tempo_route(
     squares: BitBoard,
     budget: u8,
 ) -> Option<(Route, Threat)> {
-    if budget == 0 {
+    if budget == 0 || threats.is_empty() {
         return None;
     }
     let piece = board.piece_on(from)?;
