@@ -8,22 +8,40 @@
 //!
 //! Design note: a counter whose best route is late is tried again along routes that begin with
 //! a *threat*: a first move to an empty square where the piece is not lost (the exchange there
-//! does not lose) and from which it gives check, or newly attacks a piece of the attacker that
-//! it would win, by more than the attack's target is worth (the exchange on that piece gains
-//! more than before the move). The attacker must answer instead of going on, so the rest of the
-//! route has the counter's whole budget: the counter is in time when its route needs at most
-//! one move more than the budget. Against a promotion or a mate no piece is worth more than the
-//! goal, so there only a check gains the tempo. The threat must come before the attacker arrives
-//! (a budget of at least one move), and one tempo at most is counted: what follows a second
-//! threat is for the search, not for the static zone. The attacking piece itself is not a
-//! victim: it moves on along its route.
+//! does not lose) after which the defender gives check, or wins a piece of the attacker by more
+//! than the attack's target is worth and by more than before the move. The piece that moves may
+//! attack it itself, uncover a line piece behind it (a discovered attack), or stand between the
+//! victim and its defender (an interference): the exchange on every piece of the attacker,
+//! before and after the move, sees all three. The attacker must answer instead of going on, so
+//! the rest of the route has the counter's whole budget: the counter is in time when its route
+//! needs at most one move more than the budget. Against a promotion or a mate no piece is worth
+//! more than the goal, so there only a check gains the tempo. The threat must come before the
+//! attacker arrives (a budget of at least one move), and one tempo at most is counted: what
+//! follows a second threat is for the search, not for the static zone. The attacking piece
+//! itself is not a victim: it moves on along its route.
 
 use super::attack::{Attack, Goal};
 use super::counter::best_route;
 use super::route::{piece_moves, Assessor, Finish, Route};
 use super::trajectory::Mover;
-use crate::rules::see::{exchange_after_move, exchange_on_square};
+use crate::rules::see::{attackers_to, exchange_after_move, exchange_on_square};
 use crate::rules::{piece_value, BitBoard, Board, Move, Piece, Rank, Square};
+
+/// How a counter's first move makes its threat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Means {
+    /// The moved piece attacks the victim (or gives check) from its new square.
+    Direct,
+    /// Moving away opens the line of the defender's `piece` on `from` to the victim.
+    Discovery {
+        /// Where the uncovered line piece stands.
+        from: Square,
+        /// What it is.
+        piece: Piece,
+    },
+    /// The moved piece stands between the victim and one of its defenders.
+    Interference,
+}
 
 /// A threat made by a counter's first move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,21 +52,49 @@ pub struct Threat {
     pub victim: Square,
     /// What stands there.
     pub victim_piece: Piece,
+    /// How the move makes it.
+    pub means: Means,
 }
 
 impl Threat {
-    /// In words: "attacking N e2 from b5", "with check from f4".
+    /// In words: "attacking N e2 from b5", "with check from f4", "uncovering the attack of
+    /// B h6 on N e3", "with a discovered check", "blocking the defence of N e3 on e4".
     pub fn words(&self) -> String {
-        if self.victim_piece == Piece::King {
-            format!("with check from {}", self.at)
-        } else {
-            format!(
-                "attacking {} {} from {}",
-                super::reject::piece_letter(self.victim_piece),
-                self.victim,
-                self.at
-            )
+        let letter = super::reject::piece_letter;
+        let victim = format!("{} {}", letter(self.victim_piece), self.victim);
+        match (self.means, self.victim_piece) {
+            (Means::Direct, Piece::King) => format!("with check from {}", self.at),
+            (Means::Direct, _) => format!("attacking {victim} from {}", self.at),
+            (Means::Discovery { .. }, Piece::King) => "with a discovered check".to_string(),
+            (Means::Discovery { from, piece }, _) => {
+                format!(
+                    "uncovering the attack of {} {from} on {victim}",
+                    letter(piece)
+                )
+            }
+            (Means::Interference, _) => {
+                format!("blocking the defence of {victim} on {}", self.at)
+            }
         }
+    }
+}
+
+/// How the move of the defender's piece to `to` (`before` → `after`) makes a threat on the
+/// attacker's `victim`: the moved piece attacks it, or a piece of the defender attacks it that
+/// did not before, or else the move cut a line of its defence.
+fn means(before: &Board, after: &Board, to: Square, victim: Square) -> Means {
+    let defender = after.color_on(to).unwrap_or(!after.side_to_move());
+    let attackers = |board: &Board| attackers_to(board, victim, board.occupied());
+    let now = attackers(after) & after.colors(defender);
+    if now.has(to) {
+        return Means::Direct;
+    }
+    match (now & !attackers(before)).into_iter().next() {
+        Some(from) => Means::Discovery {
+            from,
+            piece: after.piece_on(from).unwrap_or(Piece::Queen),
+        },
+        None => Means::Interference,
     }
 }
 
@@ -80,6 +126,13 @@ pub fn threats(board: &Board, from: Square, attack: &Attack, mover_square: Squar
         Goal::Capture { piece: target, .. } => Some(piece_value(target)),
         _ => None,
     };
+    // What the defender wins on each of the attacker's pieces before the move (the attacking
+    // piece moves on along its route and is no victim).
+    let victims = base.colors(attack.side) & !base.pieces(Piece::King) & !mover_square.bitboard();
+    let gains_before: Vec<(Square, i32)> = victims
+        .into_iter()
+        .map(|v| (v, exchange_on_square(&base, v, color)))
+        .collect();
     let occupied = base.occupied();
     let last_rank = Rank::Eighth.relative_to(color);
     let mut out = Vec::new();
@@ -98,28 +151,30 @@ pub fn threats(board: &Board, from: Square, attack: &Attack, mover_square: Squar
         let mut after = base.clone();
         after.play_unchecked(mv);
         if !after.checkers().is_empty() {
+            let king = after.king(attack.side);
             out.push(Threat {
                 at: to,
-                victim: after.king(attack.side),
+                victim: king,
                 victim_piece: Piece::King,
+                means: means(&base, &after, to, king),
             });
             continue;
         }
         let Some(threshold) = threshold else {
             continue;
         };
-        let reach = piece_moves(&after, to, after.occupied());
-        let victims = reach & after.colors(attack.side) & !after.pieces(Piece::King);
-        let best = (victims & !mover_square.bitboard())
-            .into_iter()
-            .map(|v| (v, exchange_on_square(&after, v, color)))
-            .filter(|&(v, gain)| gain > threshold && gain > exchange_on_square(&base, v, color))
-            .max_by_key(|&(_, gain)| gain);
+        let best = gains_before
+            .iter()
+            .map(|&(v, before)| (v, before, exchange_on_square(&after, v, color)))
+            .filter(|&(_, before, gain)| gain > threshold && gain > before)
+            .max_by_key(|&(_, _, gain)| gain)
+            .map(|(v, _, gain)| (v, gain));
         if let Some((victim, _)) = best {
             out.push(Threat {
                 at: to,
                 victim,
                 victim_piece: after.piece_on(victim).unwrap_or(Piece::Pawn),
+                means: means(&base, &after, to, victim),
             });
         }
     }
@@ -183,6 +238,7 @@ mod tests {
                 at: Square::B5,
                 victim: Square::E2,
                 victim_piece: Piece::Knight,
+                means: Means::Direct,
             }),
             "{found:?}"
         );
@@ -194,6 +250,53 @@ mod tests {
         assert_eq!((bishop.needs(), bishop.budget), (2, 1));
         assert_eq!(bishop.route.squares[..2], [Square::E8, Square::B5]);
         assert!(bishop.threat.is_some() && bishop.in_time(), "{bishop:?}");
+    }
+
+    #[test]
+    fn a_discovered_attack_gains_the_tempo() {
+        // B b3–d5×b7 again; the knight g7 needs two moves to defend b7 (f5–d6 or e8–d6), and
+        // leaving g7 opens the bishop h8 onto the undefended knight c3.
+        let board = parse_fen("7b/1p4nk/1P6/8/8/1BN5/8/7K w - - 0 1", false).unwrap();
+        let a = attack_on(&board, Square::B3, Square::B7, TrajectoryLimits::default()).unwrap();
+        let (pseudo, at) = pseudo_board(&board, &a);
+        let found = threats(&pseudo, Square::G7, &a, at);
+        let opened = Means::Discovery {
+            from: Square::H8,
+            piece: Piece::Bishop,
+        };
+        assert!(
+            found
+                .iter()
+                .any(|t| t.at == Square::F5 && t.victim == Square::C3 && t.means == opened),
+            "{found:?}"
+        );
+        let list = counters(&board, &a, true);
+        let knight = list
+            .iter()
+            .find(|c| c.piece == Piece::Knight && c.kind == CounterKind::DefendTarget)
+            .expect("the knight defends b7");
+        assert_eq!((knight.needs(), knight.budget), (2, 1));
+        let threat = knight.threat.expect("the knight gains a tempo");
+        assert!(knight.in_time(), "{knight:?}");
+        assert_eq!(threat.words(), "uncovering the attack of B h8 on N c3");
+    }
+
+    #[test]
+    fn an_interference_gains_the_tempo() {
+        // B b3–d5×b7 again; the knight e1 needs two moves to defend b7 (d3–c5), and d3 (held
+        // by the pawn e4) cuts the rook h3 off the knight c3, which the bishop h8 attacks.
+        let board = parse_fen("5k1b/1p6/1P6/8/4p3/1BN4R/8/4n2K w - - 0 1", false).unwrap();
+        let a = attack_on(&board, Square::B3, Square::B7, TrajectoryLimits::default()).unwrap();
+        let list = counters(&board, &a, true);
+        let knight = list
+            .iter()
+            .find(|c| c.piece == Piece::Knight && c.kind == CounterKind::DefendTarget)
+            .expect("the knight defends b7");
+        assert_eq!((knight.needs(), knight.budget), (2, 1));
+        assert!(knight.in_time(), "{knight:?}");
+        let threat = knight.threat.expect("the knight gains a tempo");
+        assert_eq!(threat.means, Means::Interference);
+        assert_eq!(threat.words(), "blocking the defence of N c3 on d3");
     }
 
     #[test]
