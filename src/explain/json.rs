@@ -100,7 +100,11 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
         Some(Goal::Promote { square }) => {
             json!({ "kind": "promotion", "square": square.to_string() })
         }
-        Some(Goal::Mate { square }) => json!({ "kind": "mate", "square": square.to_string() }),
+        Some(Goal::Mate { square, prepared }) => json!({
+            "kind": "mate",
+            "square": square.to_string(),
+            "prepared_by": prepared.map(|p| p.as_move().to_string()),
+        }),
         None => {
             let king = board.king(board.side_to_move());
             let checkers: Vec<String> = board

@@ -23,6 +23,7 @@ pub use report::{check_text, checked_plan_lines, checked_report};
 
 use searches::Searches;
 
+use crate::pioneer::attack::Goal;
 use crate::pioneer::moves::{planned_steps, StepRole};
 use crate::pioneer::zone::{Analysis, Zone, ZoneVerdict};
 use crate::rules::{Board, Color, Game, Move, Piece, Rank};
@@ -141,8 +142,16 @@ impl PlanCheck {
 }
 
 /// The first step of a zone's attack trajectory, as a legal move in `board` (a pawn reaching
-/// the last rank promotes to a queen), or `None` when it cannot be played there.
+/// the last rank promotes to a queen) — for a mate that needs a preparation, the preparing
+/// move — or `None` when it cannot be played there.
 pub fn first_move(board: &Board, zone: &Zone) -> Option<Move> {
+    if let Goal::Mate {
+        prepared: Some(p), ..
+    } = zone.attack.goal
+    {
+        let mv = p.as_move();
+        return board.is_legal(mv).then_some(mv);
+    }
     let route = &zone.attack.route;
     let from = *route.squares.first()?;
     let to = *route.squares.get(1)?;

@@ -16,7 +16,7 @@
 
 use super::control::{control, ControlRule};
 use super::immobility::duty_of;
-use super::mate::mate_attacks;
+use super::mate::{mate_attacks, Preparation};
 use super::reject::{piece_letter, piece_name, Rejection, Stuck};
 use super::route::{piece_moves, pin_of, Assessor, Finish, ObstacleKind, Route};
 use super::safety::{capture_move, capture_refutation, Refutation};
@@ -50,6 +50,8 @@ pub enum Goal {
     Mate {
         /// The mating square.
         square: Square,
+        /// The move of another piece the mate needs first, counted in the forecast.
+        prepared: Option<Preparation>,
     },
 }
 
@@ -58,7 +60,7 @@ impl Goal {
     pub fn square(&self) -> Square {
         match *self {
             Goal::Capture { target, .. } => target,
-            Goal::Promote { square } | Goal::Mate { square } => square,
+            Goal::Promote { square } | Goal::Mate { square, .. } => square,
         }
     }
 }
@@ -147,7 +149,7 @@ impl Attack {
         match self.goal {
             Goal::Capture { target, piece } => format!("the {target} {}", piece_name(piece)),
             Goal::Promote { square } => format!("promotion on {square}"),
-            Goal::Mate { square } => format!("mate on {square}"),
+            Goal::Mate { square, .. } => format!("mate on {square}"),
         }
     }
 }
@@ -167,7 +169,12 @@ pub fn route_notation(piece: Piece, route: &Route, goal: Goal) -> String {
     }
     match goal {
         Goal::Promote { .. } => text.push_str("=Q"),
-        Goal::Mate { .. } => text.push('#'),
+        Goal::Mate { prepared, .. } => {
+            text.push('#');
+            if let Some(p) = prepared {
+                text.push_str(&format!(" after {}", p.notation()));
+            }
+        }
         Goal::Capture { .. } => {}
     }
     text

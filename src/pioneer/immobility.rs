@@ -105,9 +105,7 @@ fn guarded_mate(board: &Board, holder: Square) -> Option<Square> {
         let reach = piece_moves(&without, from, occupied);
         for to in checks & reach {
             let guards = attackers_to(board, to, board.occupied()).has(holder);
-            if guards
-                && mates_after(&without, from, to, None)
-                && !mates_after(board, from, to, None)
+            if guards && mates_after(&without, from, to, &[]) && !mates_after(board, from, to, &[])
             {
                 return Some(to);
             }

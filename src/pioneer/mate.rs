@@ -10,22 +10,65 @@
 //!
 //! Design note: whether a square mates is decided exactly, by the rules: the position with the
 //! piece moved there (capturing what stands there) and the defender to move is checkmate. Only
-//! the arrival is modelled: the rest of the board is as it is now, so a mate that needs a second
-//! piece to move first is not seen, and a defence that interposes on the line of the check is
-//! seen only if it is there already. Knights, bishops, rooks and queens mate here; mates by a
-//! pawn or by a discovered check are not generated. Routes are at most `MATE_MAX_FORECAST`
-//! moves long: a king hunt is a sequence of such short threats, not one long trajectory.
+//! the arrival is modelled: the rest of the board is as it is now, and a defence that
+//! interposes on the line of the check is seen only if it is there already. A mate that needs
+//! one move of a second piece first — a *preparation* (`Preparation`): N f3–g5 before Q h5×h7,
+//! guarding the mating square, or a piece taking the king's last flight squares — is found when
+//! the check on the mating square can be answered only by king moves: each of the other pieces'
+//! moves that reaches one of those squares is tried, exactly again. The preparation counts as
+//! one more move of the attack: the defender has one move more to stop the mate. Knights,
+//! bishops, rooks and queens mate here; mates by a pawn or by a discovered check are not
+//! generated. Routes are at most `MATE_MAX_FORECAST` moves long, the preparation included: a
+//! king hunt is a sequence of such short threats, not one long trajectory.
 
 use super::attack::{attack_squares, obstacle_rejections, Attack, Goal, TrajectoryLimits};
-use super::route::{Assessor, Finish, Route};
+use super::route::{piece_moves, Assessor, Finish, Route};
 use super::trajectory::{distance, Mover};
-use crate::rules::{Board, BoardBuilder, Color, GameStatus, Piece, Square};
+use crate::rules::see::exchange_after_move;
+use crate::rules::{
+    piece_value, BitBoard, Board, BoardBuilder, Color, GameStatus, Move, Piece, Square,
+};
 
 /// Longest mate trajectory (forecast, in moves) that is generated.
 pub const MATE_MAX_FORECAST: u8 = 2;
 /// What a mate is worth in the zone model's material terms: more than any material, so that a
 /// mate zone comes first and no material compensates it.
 pub const MATE_GAIN: i32 = 10_000;
+/// Most answers to the check (all king moves) a preparation is looked for against: one move of
+/// one piece rarely takes more squares than that.
+const PREPARE_MAX_ANSWERS: u32 = 3;
+
+/// The move of a second piece of the mating side that a mate needs first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Preparation {
+    /// The preparing piece.
+    pub piece: Piece,
+    /// Where it stands.
+    pub from: Square,
+    /// Where it goes.
+    pub to: Square,
+}
+
+impl Preparation {
+    /// As a move (a pawn's preparation never promotes).
+    pub fn as_move(&self) -> Move {
+        Move {
+            from: self.from,
+            to: self.to,
+            promotion: None,
+        }
+    }
+
+    /// In notation: "N f3–g5".
+    pub fn notation(&self) -> String {
+        format!(
+            "{} {}–{}",
+            super::reject::piece_letter(self.piece),
+            self.from,
+            self.to
+        )
+    }
+}
 
 /// A builder of `board` with each piece of `moves` (from, to) set down on its new square, what
 /// stood there removed; castling rights, en passant and the halfmove clock cleared, so that the
@@ -46,26 +89,25 @@ pub(crate) fn relocated(board: &Board, moves: &[(Square, Square)]) -> BoardBuild
 }
 
 /// Does the piece of `side` on `from`, standing on `to` (capturing what stands there), mate —
-/// after the defender's piece on `step.0` has first moved to `step.1`, if `step` is given? The
-/// rest of the board is as in `board`, the defender to move.
-pub fn mates_after(
-    board: &Board,
-    from: Square,
-    to: Square,
-    step: Option<(Square, Square)>,
-) -> bool {
-    let Some((piece, side)) = board.piece_on(from).zip(board.color_on(from)) else {
-        return false;
-    };
-    let mut builder = relocated(board, step.as_slice());
+/// after the pieces of `steps` (from, to) have first moved, in order (a preparation, a
+/// defender's step)? The rest of the board is as in `board`, the defender to move.
+pub fn mates_after(board: &Board, from: Square, to: Square, steps: &[(Square, Square)]) -> bool {
+    arrival(board, from, to, steps).is_some_and(|b| b.status() == GameStatus::Won)
+}
+
+/// The position of `mates_after`: the pieces of `steps` moved, the piece on `from` standing on
+/// `to`, the defender to move; `None` when the rules refuse it (the mating side's own king left
+/// in check: it mates nothing) or `to` holds a piece of the same side.
+fn arrival(board: &Board, from: Square, to: Square, steps: &[(Square, Square)]) -> Option<Board> {
+    let (piece, side) = board.piece_on(from).zip(board.color_on(from))?;
+    let mut builder = relocated(board, steps);
     if builder.square(to).is_some_and(|(_, color)| color == side) {
-        return false;
+        return None;
     }
     *builder.square_mut(from) = None;
     *builder.square_mut(to) = Some((piece, side));
     builder.side_to_move = !side;
-    // A position the rules refuse (the mating side's own king left in check) mates nothing.
-    builder.build().is_ok_and(|b| b.status() == GameStatus::Won)
+    builder.build().ok()
 }
 
 /// The mate trajectories of `side` within `MATE_MAX_FORECAST` moves (and `limits`), one per
@@ -88,43 +130,58 @@ pub fn mate_attacks(board: &Board, side: Color, limits: TrajectoryLimits) -> Vec
         let mover = Mover::new(piece, side);
         let occupied = board.occupied() & !root.bitboard();
         let squares = attack_squares(mover, king, occupied) & !board.colors(side);
-        let near: Vec<Square> = squares
+        let within = |s: Square, moves: u8| distance(mover, root, s).is_some_and(|d| d <= moves);
+        let mut near: Vec<(Square, Option<Preparation>)> = squares
             .into_iter()
-            .filter(|&s| distance(mover, root, s).is_some_and(|d| d <= MATE_MAX_FORECAST))
-            .filter(|&s| mates_after(board, root, s, None))
+            .filter(|&s| within(s, MATE_MAX_FORECAST) && mates_after(board, root, s, &[]))
+            .map(|s| (s, None))
             .collect();
+        if near.is_empty() {
+            near = squares
+                .into_iter()
+                .filter(|&s| within(s, MATE_MAX_FORECAST - 1))
+                .filter_map(|s| preparation(board, root, s).map(|p| (s, Some(p))))
+                .collect();
+        }
         if near.is_empty() {
             continue;
         }
         let Some(assessor) = Assessor::new(board, root, mover, true) else {
             continue;
         };
-        let mut best: Option<Route> = None;
-        for square in near {
+        let mut best: Option<(Route, Option<Preparation>)> = None;
+        for (square, prepared) in near {
             let finish = if board.color_on(square) == Some(!side) {
                 Finish::Capture
             } else {
                 Finish::Arrive
             };
-            let Some(route) = assessor.shortest(square, finish) else {
+            let Some(mut route) = assessor.shortest(square, finish) else {
                 continue;
             };
+            if prepared.is_some() {
+                // The preparation is played before the mating move: one more move to the end.
+                if let Some(last) = route.arrival.last_mut() {
+                    *last += 1;
+                }
+            }
             if route.forecast() > MATE_MAX_FORECAST.min(limits.max_forecast)
                 || route.len() > limits.max_len
             {
                 continue;
             }
             let key = |r: &Route| (r.forecast(), r.hard_obstacles().count());
-            if best.as_ref().is_none_or(|b| key(&route) < key(b)) {
-                best = Some(route);
+            if best.as_ref().is_none_or(|(b, _)| key(&route) < key(b)) {
+                best = Some((route, prepared));
             }
         }
-        if let Some(route) = best {
+        if let Some((route, prepared)) = best {
             out.push(Attack {
                 side,
                 piece,
                 goal: Goal::Mate {
                     square: route.end(),
+                    prepared,
                 },
                 rejections: obstacle_rejections(&route),
                 route,
@@ -136,12 +193,14 @@ pub fn mate_attacks(board: &Board, side: Color, limits: TrajectoryLimits) -> Vec
 }
 
 /// The flights against the mate trajectory `attack`: the defender's king steps and the steps of
-/// its pawns beside the king after which the piece on the mating square no longer mates, as
+/// its pieces beside the king after which the piece on the mating square no longer mates, as
 /// (the piece's square, the square it steps to, the flight square the king gains).
 pub fn flights(board: &Board, attack: &Attack) -> Vec<(Square, Square, Square)> {
-    let Goal::Mate { square } = attack.goal else {
+    let Goal::Mate { square, prepared } = attack.goal else {
         return Vec::new();
     };
+    let first: Vec<(Square, Square)> = prepared.iter().map(|p| (p.from, p.to)).collect();
+    let after = |step: (Square, Square)| [first.as_slice(), &[step]].concat();
     let defender = !attack.side;
     let Some(king) = (board.pieces(Piece::King) & board.colors(defender)).next_square() else {
         return Vec::new();
@@ -150,7 +209,7 @@ pub fn flights(board: &Board, attack: &Attack) -> Vec<(Square, Square, Square)> 
     let mut out = Vec::new();
     let around = cozy_chess::get_king_moves(king);
     for to in around & !board.colors(defender) {
-        if to != square && !mates_after(board, root, square, Some((king, to))) {
+        if to != square && !mates_after(board, root, square, &after((king, to))) {
             out.push((king, to, to));
         }
     }
@@ -161,11 +220,118 @@ pub fn flights(board: &Board, attack: &Attack) -> Vec<(Square, Square, Square)> 
         if board.occupied().has(to) || to == square {
             continue;
         }
-        if !mates_after(board, root, square, Some((pawn, to))) {
+        if !mates_after(board, root, square, &after((pawn, to))) {
             out.push((pawn, to, pawn));
         }
     }
+    // A piece beside the king that steps off its square (the first such move of each) after
+    // which the king may step there out of the check.
+    let pieces = around & board.colors(defender) & !board.pieces(Piece::Pawn);
+    for from in pieces {
+        let steps = piece_moves(board, from, board.occupied()) & !board.occupied();
+        let frees = steps.into_iter().find(|&to| {
+            to != square
+                && arrival(board, root, square, &after((from, to))).is_some_and(|b| {
+                    b.is_legal(Move {
+                        from: king,
+                        to: from,
+                        promotion: None,
+                    })
+                })
+        });
+        if let Some(to) = frees {
+            out.push((from, to, from));
+        }
+    }
     out
+}
+
+/// The preparation that makes the piece on `root`, arriving on `square`, mate: one move of
+/// another piece of its side (not a pawn's promotion, not into a losing exchange) after which
+/// the arrival mates; `None` when the check there can be answered by anything but a king move,
+/// by more than `PREPARE_MAX_ANSWERS` of them, or no single move takes them all. The cheapest
+/// preparing piece is chosen.
+fn preparation(board: &Board, root: Square, square: Square) -> Option<Preparation> {
+    let side = board.color_on(root)?;
+    let piece = board.piece_on(root)?;
+    // The check on `square`, the defender to move: its answers, all king moves.
+    let mut checked = relocated(board, &[]);
+    *checked.square_mut(root) = None;
+    *checked.square_mut(square) = Some((piece, side));
+    checked.side_to_move = !side;
+    let checked = checked.build().ok()?;
+    if checked.checkers().is_empty() {
+        return None;
+    }
+    let mut answers = BitBoard::EMPTY;
+    let mut count = 0;
+    let mut only_king = true;
+    checked.generate_moves(|moves| {
+        only_king &= moves.piece == Piece::King;
+        count += moves.to.len();
+        answers |= moves.to;
+        !only_king
+    });
+    if !only_king || count == 0 || count > PREPARE_MAX_ANSWERS {
+        return None;
+    }
+    // The preparation is a move of the mating side: it must be one there.
+    let own_turn = if board.side_to_move() == side {
+        board.clone()
+    } else {
+        board.null_move()?
+    };
+    let last_rank = crate::rules::Rank::Eighth.relative_to(side);
+    let mut best: Option<Preparation> = None;
+    for from in own_turn.colors(side) & !root.bitboard() {
+        let Some(mover) = own_turn.piece_on(from) else {
+            continue;
+        };
+        if best.is_some_and(|b| piece_value(b.piece) <= piece_value(mover)) {
+            continue;
+        }
+        let reach = piece_moves(&own_turn, from, own_turn.occupied()) & !square.bitboard();
+        for to in reach {
+            let mv = Move {
+                from,
+                to,
+                promotion: None,
+            };
+            // Only squares from which the piece attacks an answer's square are worth the exact
+            // test (a preparation by a discovered line is not looked for).
+            let useless = (attack_squares_from(mover, side, to, &checked) & answers).is_empty();
+            if useless
+                || (mover == Piece::Pawn && to.rank() == last_rank)
+                || !own_turn.is_legal(mv)
+                || exchange_after_move(&own_turn, from, to, mover) < 0
+                || !mates_after(board, root, square, &[(from, to)])
+            {
+                continue;
+            }
+            best = Some(Preparation {
+                piece: mover,
+                from,
+                to,
+            });
+            break;
+        }
+    }
+    best
+}
+
+/// The squares a `piece` of `side` standing on `at` attacks in `board` (occupancy as there).
+fn attack_squares_from(piece: Piece, side: Color, at: Square, board: &Board) -> BitBoard {
+    let occupied = board.occupied();
+    match piece {
+        Piece::Pawn => cozy_chess::get_pawn_attacks(at, side),
+        Piece::Knight => cozy_chess::get_knight_moves(at),
+        Piece::Bishop => cozy_chess::get_bishop_moves(at, occupied),
+        Piece::Rook => cozy_chess::get_rook_moves(at, occupied),
+        Piece::Queen => {
+            cozy_chess::get_bishop_moves(at, occupied) | cozy_chess::get_rook_moves(at, occupied)
+        }
+        Piece::King => cozy_chess::get_king_moves(at),
+    }
 }
 
 /// The square one step ahead of the pawn of `color` on `pawn`.
@@ -186,11 +352,11 @@ mod tests {
     fn the_back_rank_mate_is_a_mate_trajectory() {
         // R a1–a8 mates: the king is shut in by its own pawns.
         let b = board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
-        assert!(mates_after(&b, Square::A1, Square::A8, None));
+        assert!(mates_after(&b, Square::A1, Square::A8, &[]));
         let attacks = mate_attacks(&b, Color::White, TrajectoryLimits::default());
         let rook = attacks
             .iter()
-            .find(|a| a.goal == Goal::Mate { square: Square::A8 })
+            .find(|a| a.goal.square() == Square::A8 && matches!(a.goal, Goal::Mate { .. }))
             .expect("the back-rank mate");
         assert_eq!(rook.route.squares, vec![Square::A1, Square::A8]);
         assert!(rook.live());
@@ -215,10 +381,10 @@ mod tests {
     fn a_defended_mating_square_does_not_mate() {
         // The rook on d8 covers a8: Ra8+ Rxa8.
         let b = board("3r2k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
-        assert!(!mates_after(&b, Square::A1, Square::A8, None));
+        assert!(!mates_after(&b, Square::A1, Square::A8, &[]));
         assert!(mate_attacks(&b, Color::White, TrajectoryLimits::default())
             .iter()
-            .all(|a| a.goal != Goal::Mate { square: Square::A8 }));
+            .all(|a| a.goal.square() != Square::A8));
     }
 
     #[test]
@@ -229,12 +395,70 @@ mod tests {
         let attacks = mate_attacks(&b, Color::White, TrajectoryLimits::default());
         let queen = attacks
             .iter()
-            .find(|a| a.piece == Piece::Queen && a.goal == Goal::Mate { square: Square::G7 })
+            .find(|a| a.piece == Piece::Queen && a.goal.square() == Square::G7)
             .expect("Q d2–h6–g7");
         assert_eq!(queen.route.len(), 2);
         assert_eq!(queen.forecast(), 2);
         // …Kh8 and …h6 leave Qg7 mate (the queen covers h8 and h7): no flight.
         assert_eq!(flights(&b, queen), vec![]);
+    }
+
+    #[test]
+    fn a_mate_prepared_by_a_second_piece() {
+        // Q h5×h7 is answered by …Kxh7 alone; N f3–g5 guards h7 first, and then it mates.
+        let b = board("5rk1/5ppp/8/7Q/8/5N2/5PPP/6K1 w - - 0 1");
+        assert!(!mates_after(&b, Square::H5, Square::H7, &[]));
+        let attacks = mate_attacks(&b, Color::White, TrajectoryLimits::default());
+        let queen = attacks
+            .iter()
+            .find(|a| a.piece == Piece::Queen)
+            .expect("the prepared queen mate");
+        let knight = Preparation {
+            piece: Piece::Knight,
+            from: Square::F3,
+            to: Square::G5,
+        };
+        assert_eq!(
+            queen.goal,
+            Goal::Mate {
+                square: Square::H7,
+                prepared: Some(knight),
+            }
+        );
+        assert_eq!(
+            queen.forecast(),
+            2,
+            "the preparation is one move of the attack"
+        );
+        assert_eq!(queen.notation(), "Q h5–h7# after N f3–g5");
+        // The knight takes f7 too, the queen h8 and g7: only the rook's leaving f8 frees a
+        // square for the king.
+        let flights = flights(&b, queen);
+        assert!(
+            !flights.is_empty()
+                && flights
+                    .iter()
+                    .all(|f| f.0 == Square::F8 && f.2 == Square::F8),
+            "{flights:?}"
+        );
+        // The zone's first move is the preparation, and the preparation is its support.
+        let zone = mate_zone("5rk1/5ppp/8/7Q/8/5N2/5PPP/6K1 w - - 0 1");
+        assert_eq!(
+            crate::explain::first_move(&b, &zone),
+            Some(knight.as_move())
+        );
+        assert!(zone.supports.iter().any(
+            |s| s.kind == crate::pioneer::support::SupportKind::Prepare { square: Square::G5 }
+        ));
+    }
+
+    #[test]
+    fn no_preparation_where_the_mating_piece_can_be_taken_by_another() {
+        // The bishop d3 takes on h7: no single move of a white piece stops that.
+        let b = board("5rk1/5ppp/8/7Q/8/3b1N2/5PPP/6K1 w - - 0 1");
+        assert!(mate_attacks(&b, Color::White, TrajectoryLimits::default())
+            .iter()
+            .all(|a| a.goal.square() != Square::H7));
     }
 
     #[test]

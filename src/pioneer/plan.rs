@@ -94,6 +94,9 @@ pub fn support_text(zone: &Zone, s: &Support) -> String {
         route.push_str(&format!(" (or to {})", others.join(", ")));
     }
     let what = match s.kind {
+        SupportKind::Prepare { .. } => {
+            format!("prepares the mate on {}", zone.attack.goal.square())
+        }
         SupportKind::Clear { square } => format!("clears the path (leaves {square})"),
         SupportKind::DefendStop { square, .. } => format!("defends {square}"),
         SupportKind::CaptureCounter { counter } => {
@@ -117,7 +120,7 @@ pub fn support_text(zone: &Zone, s: &Support) -> String {
     let n = s.route.forecast();
     let moves = format!("{n} move{}", if n == 1 { "" } else { "s" });
     let when = match (s.kind, s.in_time) {
-        (SupportKind::Clear { .. }, _) => String::new(),
+        (SupportKind::Clear { .. } | SupportKind::Prepare { .. }, _) => String::new(),
         (_, true) => format!(", {moves}, in time"),
         (_, false) => format!(", {moves}"),
     };

@@ -28,6 +28,11 @@ pub const ESCORT_LEN: u8 = 4;
 /// What a support trajectory does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SupportKind {
+    /// The move a mate needs first (`mate::Preparation`), counted in the attack's forecast.
+    Prepare {
+        /// Where the preparing piece goes.
+        square: Square,
+    },
     /// Leads an own piece standing on the route (square given) off it.
     Clear {
         /// Where the piece in the way stands.
@@ -89,10 +94,12 @@ fn playable(board: &Board, from: Square, to: Square) -> bool {
     }
 }
 
-/// The supports of `attack` given its counters: clearing moves first, then the answers to each
-/// counter in time (capturing it, blocking its line), then the defence of contested stops.
+/// The supports of `attack` given its counters: a mate's preparation and clearing moves first,
+/// then the answers to each counter in time (capturing it, blocking its line), then the defence
+/// of contested stops.
 pub fn supports(board: &Board, attack: &Attack, counters: &[Counter]) -> Vec<Support> {
-    let mut out = clearing_moves(board, attack);
+    let mut out: Vec<Support> = preparation(board, attack).into_iter().collect();
+    out.extend(clearing_moves(board, attack));
     let own = board.colors(attack.side) & !attack.route.start().bitboard();
     for (index, counter) in counters.iter().enumerate().filter(|(_, c)| c.in_time()) {
         out.extend(captures_of_counter(board, own, index, counter));
@@ -101,6 +108,23 @@ pub fn supports(board: &Board, attack: &Attack, counters: &[Counter]) -> Vec<Sup
     let wanted = stops_to_defend(attack, counters);
     out.extend(defences_of_stops(board, attack, own, &wanted));
     out
+}
+
+/// The preparation of a prepared mate, as a one-move support.
+fn preparation(board: &Board, attack: &Attack) -> Option<Support> {
+    let Goal::Mate {
+        prepared: Some(p), ..
+    } = attack.goal
+    else {
+        return None;
+    };
+    let route = one_move(board, p.from, p.to.bitboard(), Finish::Arrive)?;
+    Some(Support {
+        kind: SupportKind::Prepare { square: p.to },
+        piece: p.piece,
+        route,
+        in_time: true,
+    })
 }
 
 /// Clearing moves: each own piece standing on the route (and able to leave) steps off it.

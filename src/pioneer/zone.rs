@@ -82,7 +82,7 @@ impl Zone {
                         SupportKind::DefendStop { square, .. } => {
                             matches!(c.kind, super::counter::CounterKind::ControlStop { square: s2, .. } if s2 == square)
                         }
-                        SupportKind::Clear { .. } => false,
+                        SupportKind::Clear { .. } | SupportKind::Prepare { .. } => false,
                     }
             });
             verdict = match (verdict, answered) {
