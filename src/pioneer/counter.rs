@@ -20,7 +20,7 @@
 use super::attack::{attack_squares, Attack, Goal};
 use super::control::would_control;
 use super::immobility::{relieving_counters, unpinning_counters};
-use super::mate::flights;
+use super::mate::{flights, Preparation};
 use super::route::{Assessor, Finish, Route};
 use super::tempo::{tempo_route, threats, Threat};
 use super::trajectory::{distance, Mover};
@@ -50,10 +50,16 @@ pub enum CounterKind {
         /// The square occupied.
         square: Square,
     },
-    /// Against a mate: the king steps to `square`, or a pawn beside it steps off `square`, so
+    /// Against a mate: the king steps to `square`, or a piece beside it steps off `square`, so
     /// that the king has a flight and the mating square no longer mates.
     Flight {
         /// The flight square.
+        square: Square,
+    },
+    /// Against a mate that needs a preparation (`mate::Preparation`): takes the square the
+    /// preparing piece goes to under control before it gets there.
+    DenyPreparation {
+        /// The preparing move's square.
         square: Square,
     },
     /// Lifts the pin (by the piece on `pinner`) that holds the target, one move before the
@@ -320,6 +326,14 @@ pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<C
         }
     }
     // (d) Against a mate: the flights of the king.
+    // (e) Against a prepared mate: the preparing move's square, reached at the attacker's
+    // first move (the mating move is the last).
+    if let Goal::Mate {
+        prepared: Some(p), ..
+    } = attack.goal
+    {
+        out.extend(denials(&pseudo, attack, p, attacker_to_move));
+    }
     let b = budget(route.arrival[n], attacker_to_move);
     for (from, to, square) in flights(board, attack) {
         let Some(piece) = board.piece_on(from) else {
@@ -339,6 +353,44 @@ pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<C
     out.extend(unpinning_counters(board, attack, attacker_to_move));
     out.extend(relieving_counters(board, attack, attacker_to_move));
     out.sort_by_key(|c| std::cmp::Reverse(c.slack()));
+    out
+}
+
+/// The defender's counters that take the square of a mate's preparation `p` under control
+/// (the exchange rules of `would_control`, the preparing piece as the mover) before the
+/// attacker's first move.
+fn denials(
+    pseudo: &Board,
+    attack: &Attack,
+    p: Preparation,
+    attacker_to_move: bool,
+) -> Vec<Counter> {
+    let defender = !attack.side;
+    let occupied = pseudo.occupied();
+    let b = budget(1, attacker_to_move);
+    let mut out = Vec::new();
+    for x in pseudo.colors(defender) {
+        let Some(piece) = pseudo.piece_on(x) else {
+            continue;
+        };
+        if would_control(pseudo, piece, p.to, p.from, p.piece).is_none() {
+            continue;
+        }
+        let squares = attack_squares(Mover::new(piece, defender), p.to, occupied);
+        let mut counter_piece = CounterPiece {
+            board: pseudo,
+            attack,
+            mover_square: attack.root(),
+            from: x,
+            piece,
+            threats: None,
+        };
+        out.extend(
+            counter_piece.counter(squares, b, |_| CounterKind::DenyPreparation {
+                square: p.to,
+            }),
+        );
+    }
     out
 }
 

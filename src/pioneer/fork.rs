@@ -104,6 +104,7 @@ fn parts(zone: &Zone, square: Square, occupied: BitBoard) -> Vec<(String, BitBoa
                 a | window(i, attack_squares(mover, stops[i], occupied))
             }),
             CounterKind::Flight { .. }
+            | CounterKind::DenyPreparation { .. }
             | CounterKind::Unpin { .. }
             | CounterKind::Relieve { .. } => window(n, c.route.end().bitboard()),
             CounterKind::Block { step, .. } => {

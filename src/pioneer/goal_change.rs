@@ -103,6 +103,9 @@ pub fn goal_change_text(analysis: &Analysis, board: &Board, change: &GoalChange)
         Hindrance::Counters(CounterKind::Flight { square }) => {
             format!("frees {square} for its king")
         }
+        Hindrance::Counters(CounterKind::DenyPreparation { square }) => {
+            format!("comes to control {square} against the mate's preparation")
+        }
         Hindrance::Counters(CounterKind::Unpin { pinner }) => {
             format!("comes to lift the pin by {pinner}")
         }

@@ -447,6 +447,18 @@ mod tests {
             crate::explain::first_move(&b, &zone),
             Some(knight.as_move())
         );
+        // …h6 (and …f6) take g5 under control before the knight gets there, if Black is to move.
+        use crate::pioneer::counter::CounterKind;
+        let denials = |zone: &crate::pioneer::zone::Zone| -> Vec<(Vec<Square>, bool)> {
+            zone.counters
+                .iter()
+                .filter(|c| c.kind == CounterKind::DenyPreparation { square: Square::G5 })
+                .map(|c| (c.route.squares.clone(), c.in_time()))
+                .collect()
+        };
+        assert!(denials(&zone).contains(&(vec![Square::H7, Square::H6], false)));
+        let black = mate_zone("5rk1/5ppp/8/7Q/8/5N2/5PPP/6K1 b - - 0 1");
+        assert!(denials(&black).contains(&(vec![Square::H7, Square::H6], true)));
         assert!(zone.supports.iter().any(
             |s| s.kind == crate::pioneer::support::SupportKind::Prepare { square: Square::G5 }
         ));

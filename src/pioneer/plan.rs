@@ -52,6 +52,9 @@ pub fn counter_text(c: &Counter) -> String {
             format!("{route} leaves the mating net (to {square})")
         }
         CounterKind::Flight { square } => format!("{route} frees {square} for the king"),
+        CounterKind::DenyPreparation { square } => {
+            format!("{route} controls {square} against the preparation")
+        }
         CounterKind::Unpin { pinner } => format!("{route} lifts the pin by {pinner}"),
         CounterKind::Relieve {
             charge,
