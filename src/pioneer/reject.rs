@@ -137,6 +137,11 @@ impl fmt::Display for Rejection {
                 };
                 let net = f64::from(net) / 100.0;
                 match taken {
+                    Some(Piece::King) => write!(
+                        f,
+                        "(1) the capture allows mate by the reply {letter}{}",
+                        reply.to
+                    ),
                     None => write!(
                         f,
                         "(1) the {} is trapped after the reply {letter}{} (net {net:+.2})",

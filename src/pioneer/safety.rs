@@ -20,14 +20,18 @@
 //! away). Leaving the piece to its fate is the floor. When for some reply even the best answer
 //! gives back more than the capture won, the capture is refuted. The recapture on the target
 //! square is the exchange model's own business and is not looked at again; the answer's own
-//! threats (checks, counter-attacks) and a second reply are not modelled, nor the king as
-//! capturer (a legal capture by the king cannot be answered by winning it). Only the capture
-//! itself is judged: for a longer trajectory the position on arrival is not known, so `attack`
+//! threats (checks, counter-attacks) and a second reply are not modelled. A reply that mates
+//! refutes any capture, the king's included (a legal capture by the king cannot otherwise be
+//! answered by winning it), unless the opponent could mate in one before it: the capture walked
+//! into the mate. Only the capture itself is judged: for a longer trajectory the position on arrival is not known, so `attack`
 //! applies this to one-move captures only. The cost is a few legal-move lists and exchange
 //! evaluations per winning one-move capture.
 
+use super::mate::MATE_GAIN;
 use crate::rules::see::{exchange_on_square, see};
-use crate::rules::{is_capture, legal_moves, piece_value, Board, Move, Piece, Rank, Square};
+use crate::rules::{
+    is_capture, legal_moves, piece_value, Board, GameStatus, Move, Piece, Rank, Square,
+};
 
 /// The opponent's reply after which a capture loses material.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,8 +40,8 @@ pub struct Refutation {
     pub reply: Move,
     /// The piece making the reply.
     pub replier: Piece,
-    /// What the reply takes: a piece the capture left undefended or uncovered (`None`: a quiet
-    /// reply that traps the capturing piece).
+    /// What the reply takes: a piece the capture left undefended or uncovered, the king for a
+    /// reply that mates (`None`: a quiet reply that traps the capturing piece).
     pub taken: Option<Piece>,
     /// Material for the capturing side after the capture, the reply and its best answer, in
     /// centipawns (negative: the capture loses).
@@ -60,19 +64,28 @@ pub fn capture_move(board: &Board, from: Square, target: Square) -> Move {
 }
 
 /// Judges `capture`, a move of the side to move on `board`, one reply deep: the reply after
-/// which it loses most, or `None` when it keeps its gain (or is not a legal capture, or the
-/// king takes: a legal king capture is never lost).
+/// which it loses most — a mate first — or `None` when it keeps its gain (or is not a legal
+/// capture). A capture by the king is lost only to a mate.
 pub fn capture_refutation(board: &Board, capture: Move) -> Option<Refutation> {
-    if !is_capture(board, capture)
-        || !board.is_legal(capture)
-        || board.piece_on(capture.from) == Some(Piece::King)
-    {
+    if !is_capture(board, capture) || !board.is_legal(capture) {
         return None;
     }
+    let by_king = board.piece_on(capture.from) == Some(Piece::King);
     let won = board.piece_on(capture.to).map_or(0, piece_value);
     let us = board.side_to_move();
     let mut after = board.clone();
     after.play_unchecked(capture);
+    if let Some(mate) = mating_reply(board, &after) {
+        return Some(Refutation {
+            reply: mate,
+            replier: after.piece_on(mate.from).unwrap_or(Piece::Pawn),
+            taken: Some(Piece::King),
+            net: won - MATE_GAIN,
+        });
+    }
+    if by_king {
+        return None;
+    }
     let mut worst: Option<Refutation> = None;
     for reply in legal_moves(&after) {
         let taken = if is_capture(&after, reply) {
@@ -106,6 +119,23 @@ pub fn capture_refutation(board: &Board, capture: Move) -> Option<Refutation> {
         }
     }
     worst
+}
+
+/// The opponent's reply in `after` (the position after a capture in `before`) that mates, when
+/// he could not mate in one in `before` already (were it his move).
+fn mating_reply(before: &Board, after: &Board) -> Option<Move> {
+    let mates = |board: &Board, mv: Move| {
+        let mut next = board.clone();
+        next.play_unchecked(mv);
+        !next.checkers().is_empty() && next.status() == GameStatus::Won
+    };
+    let reply = legal_moves(after)
+        .into_iter()
+        .find(|&mv| mates(after, mv))?;
+    let already = before
+        .null_move()
+        .is_some_and(|b| legal_moves(&b).into_iter().any(|mv| mates(&b, mv)));
+    (!already).then_some(reply)
 }
 
 /// The capturing side's best answer (material, ≤ 0 when it loses) in `position`, where the
@@ -199,16 +229,43 @@ mod tests {
 
     #[test]
     fn a_capture_that_leaves_a_piece_undefended_loses_it() {
-        // Steinitz–von Bardeleben, Hastings 1895: 17…Qxd5 takes the pawn but leaves the e7
-        // knight, and 18.Qxe7 is mate.
-        let fen = "r3k2r/pp1qn1pp/2p2p2/3P4/8/5N2/PP2QPPP/2R1R1K1 b kq - 0 17";
-        let r = refutation(fen, "d7d5").expect("the knight is lost");
-        assert_eq!(r.reply, "e2e7".parse().unwrap());
+        // 1.Bxf5 takes the pawn but leaves the knight c4 to the rook.
+        let r = refutation("2r3k1/7p/8/5p2/2N5/3B4/5PPP/6K1 w - - 0 1", "d3f5")
+            .expect("the knight is lost");
+        assert_eq!(r.reply, "c8c4".parse().unwrap());
         assert_eq!(r.taken, Some(Piece::Knight));
         assert!(r.net < -100, "{r:?}");
+        // Steinitz–von Bardeleben, Hastings 1895: 17…Qxd5 takes the pawn but leaves the e7
+        // knight, and 18.Qxe7 is mate: the mate is the refutation.
+        let fen = "r3k2r/pp1qn1pp/2p2p2/3P4/8/5N2/PP2QPPP/2R1R1K1 b kq - 0 17";
+        let r = refutation(fen, "d7d5").expect("the knight is lost, and the game");
+        assert_eq!(r.reply, "e2e7".parse().unwrap());
+        assert_eq!(r.taken, Some(Piece::King));
         // A threat that was there before the capture is not the capture's fault.
         assert_eq!(
             refutation("4k2r/8/8/3p4/7N/8/8/3RK3 w - - 0 1", "d1d5"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_capture_that_allows_mate_is_refuted_the_kings_too() {
+        // 1.Rxa7 takes the rook off the first rank: …Rb1#.
+        let r = refutation("1r4k1/p4ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "a1a7")
+            .expect("the back rank is left");
+        assert_eq!(r.reply, "b8b1".parse().unwrap());
+        assert_eq!(r.taken, Some(Piece::King));
+        assert!(r.net < -1000, "{r:?}");
+        // Before 19…Kxf6 (classics, game 50): the king takes the bishop into 20.Qe5#.
+        let r = refutation(
+            "r4n1r/pp3pkp/5Bb1/qB1P4/3P4/8/PPP1Q1PP/4R1K1 b - - 4 19",
+            "g7f6",
+        )
+        .expect("the king walks into the mate");
+        assert_eq!(r.reply, "e2e5".parse().unwrap());
+        // A mate in one that was there before the capture is not the capture's fault.
+        assert_eq!(
+            refutation("1r4k1/p4ppp/8/8/8/8/R4PPP/6K1 w - - 0 1", "a2a7"),
             None
         );
     }
