@@ -79,7 +79,7 @@ pub fn measure_position(
     let claims: Vec<(Move, bool)> = checks
         .iter()
         .filter(|c| c.side == us)
-        .filter(|c| claims_win(&analysis, c))
+        .filter(|c| claims_win(&analysis, board, c))
         .filter_map(|c| {
             c.first_move
                 .map(|mv| (mv, c.status == PlanStatus::Confirmed))
@@ -117,22 +117,22 @@ mod tests {
     use super::*;
     use crate::rules::parse_fen;
 
-    /// Morphy–Harrwitz, Paris 1858, before 25…Rc8: PIONEER calls Qxa2 a win of the a2 pawn;
-    /// the referee scores it far below the best move (26.Nxa8 takes the rook the queen left),
-    /// a claimed win that loses material, and it is no top plan.
+    /// Game 32 of the classics before 30…h6: PIONEER calls Qxa2 a win of the a2 pawn; the
+    /// referee at depth 14 scores it −1.46 for Black, a claimed win that loses material, and it
+    /// is no top plan.
     #[test]
     fn a_claimed_win_that_loses_is_counted() {
         let board = parse_fen(
-            "r4bqk/1pN4p/p1bp2r1/4pN2/4P2R/7P/PPP1QRP1/6K1 b - - 0 25",
+            "6k1/p5pp/5r2/1b1qpP2/3p4/3p4/PP1Q1RPP/2R3K1 b - - 1 30",
             false,
         )
         .unwrap();
         let referee = CheckLimits {
             nodes: 2_000_000,
-            ..CheckLimits::fixed(10)
+            ..CheckLimits::fixed(14)
         };
         let m = measure_position(&board, CheckLimits::default(), referee);
-        let qxa2: Move = "g8a2".parse().unwrap();
+        let qxa2: Move = "d5a2".parse().unwrap();
         assert!(m.win_claims.iter().any(|c| c.mv == qxa2), "{m:?}");
         assert!(
             m.losing_win_claims(100, false).iter().any(|c| c.mv == qxa2),

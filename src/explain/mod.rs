@@ -23,10 +23,9 @@ pub use report::{check_text, checked_plan_lines, checked_report};
 
 use searches::Searches;
 
-use crate::pioneer::attack::Goal;
 use crate::pioneer::moves::{planned_steps, StepRole};
-use crate::pioneer::zone::{Analysis, Zone, ZoneVerdict};
-use crate::rules::{Board, Color, Game, Move, Piece, Rank};
+use crate::pioneer::zone::{Analysis, ZoneOutcome, ZoneVerdict};
+use crate::rules::{Board, Color, Game, Move};
 use crate::search::{Engine, Limits, SearchControl, Silent};
 
 /// A first move scoring at most this many centipawns below the best move at the same depth
@@ -141,31 +140,6 @@ impl PlanCheck {
     }
 }
 
-/// The first step of a zone's attack trajectory, as a legal move in `board` (a pawn reaching
-/// the last rank promotes to a queen) — for a mate that needs a preparation, the preparing
-/// move — or `None` when it cannot be played there.
-pub fn first_move(board: &Board, zone: &Zone) -> Option<Move> {
-    if let Goal::Mate {
-        prepared: Some(p), ..
-    } = zone.attack.goal
-    {
-        let mv = p.as_move();
-        return board.is_legal(mv).then_some(mv);
-    }
-    let route = &zone.attack.route;
-    let from = *route.squares.first()?;
-    let to = *route.squares.get(1)?;
-    let promotion = (board.piece_on(from) == Some(Piece::Pawn)
-        && to.rank() == Rank::Eighth.relative_to(zone.side()))
-    .then_some(Piece::Queen);
-    let mv = Move {
-        from,
-        to,
-        promotion,
-    };
-    board.is_legal(mv).then_some(mv)
-}
-
 /// Checks with the search the first move of every zone of `analysis` (of `board`), then the
 /// other plans of the side to move: the first steps of its supports, of its counters against
 /// the opponent's zones and of its attacked pieces' escapes (`planned_steps`, at most
@@ -186,7 +160,7 @@ pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> V
         let checks = check_round(&mut searches, board, analysis);
         spent += searches.nodes;
         if depth + 2 > limits.max_depth || !fits(spent, searches.nodes) {
-            let claims = checks.iter().filter(|c| claims_win(analysis, c));
+            let claims = checks.iter().filter(|c| claims_win(analysis, board, c));
             let claim_nodes = searches.nodes_behind(claims);
             break (checks, claim_nodes);
         }
@@ -198,7 +172,7 @@ pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> V
     {
         depth += 2;
         let mut searches = Searches::new(&mut engine, CheckLimits { depth, ..limits });
-        for check in checks.iter_mut().filter(|c| claims_win(analysis, c)) {
+        for check in checks.iter_mut().filter(|c| claims_win(analysis, board, c)) {
             if let Some(mv) = check.first_move {
                 let position = check.position.clone();
                 *check = searches.check(check.role, check.side, &position, mv, WIN_MARGIN);
@@ -210,11 +184,13 @@ pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> V
     checks
 }
 
-/// Does `check` search the first move of a zone that wins by the zone model (the report calls
-/// it a win unless the search refutes it)?
-pub fn claims_win(analysis: &Analysis, check: &PlanCheck) -> bool {
+/// Does `check` search the first move of a zone that wins by the zone model, the opponent's
+/// compensation weighed (`Analysis::outcome` in `board`, the analysed position)? The report
+/// calls it a win unless the search refutes it.
+pub fn claims_win(analysis: &Analysis, board: &Board, check: &PlanCheck) -> bool {
     check.first_move.is_some()
-        && matches!(check.role, StepRole::Attack { zone } if analysis.zones[zone].verdict == ZoneVerdict::Wins)
+        && matches!(check.role, StepRole::Attack { zone }
+            if analysis.outcome(board, zone) == ZoneOutcome::Gains)
 }
 
 /// One round of `check_plans` at the depth of `searches`.
@@ -233,7 +209,7 @@ fn check_round(searches: &mut Searches, board: &Board, analysis: &Analysis) -> V
         };
         let playable = position
             .as_ref()
-            .and_then(|p| first_move(p, zone).map(|mv| (p, mv)));
+            .and_then(|p| zone.first_move(p).map(|mv| (p, mv)));
         match playable {
             Some((position, mv)) => {
                 let margin = match zone.verdict {
@@ -347,7 +323,7 @@ mod tests {
             let (claims, others): (Vec<PlanCheck>, Vec<PlanCheck>) =
                 check_plans(&board, &analysis, limits)
                     .into_iter()
-                    .partition(|c| claims_win(&analysis, c));
+                    .partition(|c| claims_win(&analysis, &board, c));
             let depth = |checks: Vec<PlanCheck>| checks.iter().map(|c| c.depth).collect();
             (depth(claims), depth(others))
         };
@@ -410,7 +386,7 @@ mod tests {
         let qxd5 = move_from(&board, "h5d5");
         let claim = checks
             .iter()
-            .find(|c| c.first_move == Some(qxd5) && claims_win(&analysis, c))
+            .find(|c| c.first_move == Some(qxd5) && claims_win(&analysis, &board, c))
             .expect("the capture is a claimed win");
         let behind = claim.best.unwrap().1 - claim.score;
         assert!((WIN_MARGIN..CONFIRM_MARGIN).contains(&behind), "{claim:?}");

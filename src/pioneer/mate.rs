@@ -443,10 +443,7 @@ mod tests {
         );
         // The zone's first move is the preparation, and the preparation is its support.
         let zone = mate_zone("5rk1/5ppp/8/7Q/8/5N2/5PPP/6K1 w - - 0 1");
-        assert_eq!(
-            crate::explain::first_move(&b, &zone),
-            Some(knight.as_move())
-        );
+        assert_eq!(zone.first_move(&b), Some(knight.as_move()));
         // …h6 (and …f6) take g5 under control before the knight gets there, if Black is to move.
         use crate::pioneer::counter::CounterKind;
         let denials = |zone: &crate::pioneer::zone::Zone| -> Vec<(Vec<Square>, bool)> {

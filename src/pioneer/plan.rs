@@ -20,6 +20,7 @@ use super::moves::{CheckAnswer, StepRole};
 use super::reject::{piece_letter, piece_name};
 use super::support::{Support, SupportKind};
 use super::zone::{Analysis, Compensation, Zone, ZoneOutcome, ZoneVerdict};
+use crate::rules::notation::move_to_san;
 use crate::rules::{is_capture, side_name, Board, Color, Move, Piece};
 
 /// How many rejected trajectories the full report lists.
@@ -130,6 +131,37 @@ pub fn support_text(zone: &Zone, s: &Support) -> String {
     format!("{route} {what}{when}")
 }
 
+/// What the opponent gets for winning zone `index`: "; but Black, given the tempo, gets
+/// R e2×e7 in return", "; but White answers Bxg3 with Rxf2, which wins more".
+fn compensation_text(analysis: &Analysis, board: &Board, index: usize, c: Compensation) -> String {
+    let zone = &analysis.zones[index];
+    let opp = side_name(!zone.side());
+    let other = match c {
+        Compensation::Zone(j) => &analysis.zones[j].attack,
+        Compensation::Rejected(k) => &analysis.rejected[k],
+        Compensation::Reply(reply) => {
+            let Some(first) = zone.first_move(board) else {
+                return String::new();
+            };
+            let mut after = board.clone();
+            after.play_unchecked(first);
+            let what = match zone.attack.goal {
+                Goal::Mate { .. } => "stops the mate and wins material",
+                _ => "wins more",
+            };
+            return format!(
+                "; but {opp} answers {} with {}, which {what}",
+                move_to_san(board, first),
+                move_to_san(&after, reply)
+            );
+        }
+    };
+    format!(
+        "; but {opp}, given the tempo, gets {} in return",
+        other.notation()
+    )
+}
+
 /// The headline of a zone: "White: R e1–a1×a7 wins the pawn on a7 in 3 moves; Black cannot
 /// defend in time (R h5–c5–c7 needs 3, has 2)".
 pub fn headline(analysis: &Analysis, board: &Board, index: usize) -> String {
@@ -185,14 +217,7 @@ pub fn zone_headline(
             }
             match analysis.outcome(board, index) {
                 ZoneOutcome::Compensated(c) => {
-                    let other = match c {
-                        Compensation::Zone(j) => &analysis.zones[j].attack,
-                        Compensation::Rejected(k) => &analysis.rejected[k],
-                    };
-                    text.push_str(&format!(
-                        "; but {opp}, given the tempo, gets {} in return",
-                        other.notation()
-                    ))
+                    text.push_str(&compensation_text(analysis, board, index, c))
                 }
                 ZoneOutcome::Gains => {
                     if analysis

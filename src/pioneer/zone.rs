@@ -13,13 +13,18 @@
 //! Design note: a zone is judged statically by its timing. It *wins* when no counter arrives in
 //! time, is *contested* when counters arrive in time but each is answered by a timely support,
 //! and is *defended* otherwise. A winning zone's material is only counted as won when every
-//! independent zone of the opponent, given one tempo more, is held (`Analysis::outcome`).
+//! independent zone of the opponent, given one tempo more, is held (`Analysis::outcome`), and —
+//! for the side to move, whose zones are seldom independent of the opponent's — when after the
+//! zone's first move the opponent has no capture that wins more at once (a piece of ours left
+//! hanging is not answered by winning a pawn elsewhere).
 
 use super::attack::{attacks, escape_squares, Attack, Goal, TrajectoryLimits};
 use super::counter::{counters, Counter};
 use super::critical::{linked_zones, LinkedZone};
+use super::mate::mates_after;
 use super::support::{supports, Support, SupportKind};
-use crate::rules::{BitBoard, Board, Color};
+use crate::rules::see::see;
+use crate::rules::{is_capture, legal_moves, BitBoard, Board, Color, Move, Piece, Rank};
 
 /// The static verdict on a zone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,6 +114,68 @@ impl Zone {
             verdict,
             pieces,
         }
+    }
+
+    /// The first step of the zone's attack trajectory, as a legal move in `board` (a pawn
+    /// reaching the last rank promotes to a queen) — for a mate that needs a preparation, the
+    /// preparing move — or `None` when it cannot be played there.
+    pub fn first_move(&self, board: &Board) -> Option<Move> {
+        if let Goal::Mate {
+            prepared: Some(p), ..
+        } = self.attack.goal
+        {
+            let mv = p.as_move();
+            return board.is_legal(mv).then_some(mv);
+        }
+        let route = &self.attack.route;
+        let from = *route.squares.first()?;
+        let to = *route.squares.get(1)?;
+        let promotion = (board.piece_on(from) == Some(Piece::Pawn)
+            && to.rank() == Rank::Eighth.relative_to(self.side()))
+        .then_some(Piece::Queen);
+        let mv = Move {
+            from,
+            to,
+            promotion,
+        };
+        board.is_legal(mv).then_some(mv)
+    }
+
+    /// The opponent's capture that, after the zone's first move (the zone's side to move in
+    /// `board`), wins more in the exchange model than the zone gains — against a mate, one that
+    /// wins material and after which the mating move no longer mates. The recapture on the
+    /// square the move went to is the zone's own exchange and is not counted.
+    pub fn stronger_reply(&self, board: &Board) -> Option<Move> {
+        if board.side_to_move() != self.side() {
+            return None;
+        }
+        let first = self.first_move(board)?;
+        let mut after = board.clone();
+        after.play_unchecked(first);
+        let root = self.attack.root();
+        let mater = if first.from == root { first.to } else { root };
+        let stops_mate = |c: Move| match self.attack.goal {
+            Goal::Mate { square, .. } => {
+                let mut next = after.clone();
+                next.play_unchecked(c);
+                mater != square && !mates_after(&next, mater, square, &[])
+            }
+            _ => false,
+        };
+        let mate = matches!(self.attack.goal, Goal::Mate { .. });
+        legal_moves(&after)
+            .into_iter()
+            .filter(|&c| c.to != first.to && is_capture(&after, c))
+            .map(|c| (c, see(&after, c)))
+            .filter(|&(c, gain)| {
+                if mate {
+                    gain > 0 && stops_mate(c)
+                } else {
+                    gain > self.attack.gain
+                }
+            })
+            .max_by_key(|&(_, gain)| gain)
+            .map(|(c, _)| c)
     }
 
     /// The attacking side.
@@ -213,6 +280,9 @@ pub enum Compensation {
     Zone(usize),
     /// An attack rejected only because its target could run (index into `Analysis::rejected`).
     Rejected(usize),
+    /// A capture the opponent answers the zone's first move with, worth more than the zone or
+    /// stopping its mate (`Zone::stronger_reply`).
+    Reply(Move),
 }
 
 /// What a winning zone finally yields.
@@ -221,7 +291,8 @@ pub enum ZoneOutcome {
     /// The material is won: every independent zone of the opponent is held even with a tempo
     /// more.
     Gains,
-    /// An independent attack of the opponent wins at least as much with a tempo more.
+    /// An independent attack of the opponent wins at least as much with a tempo more, or a
+    /// capture answers the zone's first move with more.
     Compensated(Compensation),
     /// The zone does not win statically.
     NoGain,
@@ -272,11 +343,15 @@ impl Analysis {
     }
 
     /// Does zone `index` win material once the opponent's independent zones are examined with
-    /// a one-tempo shift in the opponent's favour?
+    /// a one-tempo shift in the opponent's favour, and (the zone's side to move) no capture
+    /// answers its first move with more?
     pub fn outcome(&self, board: &Board, index: usize) -> ZoneOutcome {
         let zone = &self.zones[index];
         if zone.verdict != ZoneVerdict::Wins {
             return ZoneOutcome::NoGain;
+        }
+        if let Some(reply) = zone.stronger_reply(board) {
+            return ZoneOutcome::Compensated(Compensation::Reply(reply));
         }
         for (j, other) in self.zones_of(!zone.side()) {
             if !self.independent(index, j) {
@@ -326,6 +401,29 @@ mod tests {
             .enumerate()
             .find(|(_, z)| z.attack.notation() == notation)
             .unwrap_or_else(|| panic!("no zone {notation}"))
+    }
+
+    #[test]
+    fn a_capture_elsewhere_that_wins_more_answers_the_zone() {
+        // Morphy–Harrwitz, Paris 1858, before 25…Rc8: Q g8×a2 wins the a2 pawn by the zone's
+        // timing, but the queen leaves the rook a8 to 26.Nxa8.
+        let board = crate::rules::parse_fen(
+            "r4bqk/1pN4p/p1bp2r1/4pN2/4P2R/7P/PPP1QRP1/6K1 b - - 0 25",
+            false,
+        )
+        .unwrap();
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let (i, zone) = analysis
+            .zones
+            .iter()
+            .enumerate()
+            .find(|(_, z)| z.attack.root() == Square::G8 && z.attack.goal.square() == Square::A2)
+            .expect("Q g8×a2");
+        assert_eq!(zone.verdict, ZoneVerdict::Wins);
+        assert_eq!(
+            analysis.outcome(&board, i),
+            ZoneOutcome::Compensated(Compensation::Reply("c7a8".parse().unwrap()))
+        );
     }
 
     #[test]
