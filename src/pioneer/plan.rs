@@ -145,12 +145,16 @@ fn compensation_text(analysis: &Analysis, board: &Board, index: usize, c: Compen
             };
             let mut after = board.clone();
             after.play_unchecked(first);
+            let mut next = after.clone();
+            next.play_unchecked(reply);
             let what = match zone.attack.goal {
-                Goal::Mate { .. } => "stops the mate and wins material",
-                _ => "wins more",
+                // The mate speaks for itself: "Qg7#".
+                _ if next.status() == crate::rules::GameStatus::Won => "",
+                Goal::Mate { .. } => ", which stops the mate and wins material",
+                _ => ", which wins more",
             };
             return format!(
-                "; but {opp} answers {} with {}, which {what}",
+                "; but {opp} answers {} with {}{what}",
                 move_to_san(board, first),
                 move_to_san(&after, reply)
             );

@@ -24,7 +24,9 @@ use super::critical::{linked_zones, LinkedZone};
 use super::mate::mates_after;
 use super::support::{supports, Support, SupportKind};
 use crate::rules::see::see;
-use crate::rules::{is_capture, legal_moves, BitBoard, Board, Color, Move, Piece, Rank};
+use crate::rules::{
+    is_capture, legal_moves, BitBoard, Board, Color, GameStatus, Move, Piece, Rank,
+};
 
 /// The static verdict on a zone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,10 +143,11 @@ impl Zone {
         board.is_legal(mv).then_some(mv)
     }
 
-    /// The opponent's capture that, after the zone's first move (the zone's side to move in
-    /// `board`), wins more in the exchange model than the zone gains — against a mate, one that
-    /// wins material and after which the mating move no longer mates. The recapture on the
-    /// square the move went to is the zone's own exchange and is not counted.
+    /// The opponent's answer to the zone's first move (the zone's side to move in `board`) that
+    /// outweighs the zone: a mate; else a capture that wins more in the exchange model than the
+    /// zone gains — against a mate, one that wins material and after which the mating move no
+    /// longer mates. The recapture on the square the move went to is the zone's own exchange
+    /// and is not counted.
     pub fn stronger_reply(&self, board: &Board) -> Option<Move> {
         if board.side_to_move() != self.side() {
             return None;
@@ -162,8 +165,17 @@ impl Zone {
             }
             _ => false,
         };
+        let replies = legal_moves(&after);
+        let mates = |c: Move| {
+            let mut next = after.clone();
+            next.play_unchecked(c);
+            !next.checkers().is_empty() && next.status() == GameStatus::Won
+        };
+        if let Some(&mating) = replies.iter().find(|&&c| mates(c)) {
+            return Some(mating);
+        }
         let mate = matches!(self.attack.goal, Goal::Mate { .. });
-        legal_moves(&after)
+        replies
             .into_iter()
             .filter(|&c| c.to != first.to && is_capture(&after, c))
             .map(|c| (c, see(&after, c)))
@@ -401,6 +413,28 @@ mod tests {
             .enumerate()
             .find(|(_, z)| z.attack.notation() == notation)
             .unwrap_or_else(|| panic!("no zone {notation}"))
+    }
+
+    #[test]
+    fn a_mate_in_reply_answers_any_zone() {
+        // Game 78 of the classics before 28…Qg3+: …fxe4 wins a pawn, and 29.Qg7# follows.
+        let board = crate::rules::parse_fen(
+            "3r2k1/p6p/6p1/2pP1p2/4P3/1PQ1K3/PB4q1/2R2b2 b - - 0 28",
+            false,
+        )
+        .unwrap();
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let fxe4 = "f5e4".parse().unwrap();
+        let (i, _) = analysis
+            .zones
+            .iter()
+            .enumerate()
+            .find(|(_, z)| z.verdict == ZoneVerdict::Wins && z.first_move(&board) == Some(fxe4))
+            .expect("P f5×e4 wins by the zone's timing");
+        assert_eq!(
+            analysis.outcome(&board, i),
+            ZoneOutcome::Compensated(Compensation::Reply("c3g7".parse().unwrap()))
+        );
     }
 
     #[test]
