@@ -9,9 +9,10 @@
 //! escape of the side to move, or in check an answer to the check (`kind`); `trajectory` is the
 //! plan's own, `attack` the one it serves or meets (for an answer, the checking pieces, with the
 //! goal `check` on the king's square and `answer` saying how it answers: `capture`, `block` or
-//! `flight`). Every field a person reads in `tropa plan` is here too, as data: squares as
-//! "e4", moves in UCI and SAN, scores in centipawns from the plan side's view (or `mate`: moves
-//! to mate, negative when mated).
+//! `flight`); a mate that needs a preparation names it in its goal (`prepared_by`, UCI), and its
+//! first move is that preparation. Every field a person reads in `tropa plan` is here too, as
+//! data: squares as "e4", moves in UCI and SAN, scores in centipawns from the plan side's view
+//! (or `mate`: moves to mate, negative when mated).
 
 use super::report::plan_headline;
 use super::{check_plans, ranked, CheckLimits, PlanCheck, PlanStatus};
@@ -270,6 +271,23 @@ mod tests {
             _ => 2,
         });
         assert_eq!(ranks, sorted, "best first");
+    }
+
+    #[test]
+    fn a_prepared_mate_starts_with_its_preparation() {
+        // Q h5–h7# after N f3–g5: the plan's first move is the knight's.
+        let board = parse_fen("5rk1/5ppp/8/7Q/8/5N2/5PPP/6K1 w - - 0 1", false).unwrap();
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let value = plans_json(&board, &analysis, None, CheckLimits::default());
+        let plans = value["plans"].as_array().unwrap();
+        let mate = plans
+            .iter()
+            .find(|p| p["kind"] == "attack" && p["goal"]["kind"] == "mate")
+            .expect("the mate zone");
+        assert_eq!(mate["goal"]["square"], "h7");
+        assert_eq!(mate["goal"]["prepared_by"], "f3g5");
+        assert_eq!(mate["first_move"]["san"], "Ng5");
+        assert_eq!(mate["trajectory"], json!(["h5", "h7"]));
     }
 
     #[test]
