@@ -325,8 +325,7 @@ pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<C
             }
         }
     }
-    // (d) Against a mate: the flights of the king.
-    // (e) Against a prepared mate: the preparing move's square, reached at the attacker's
+    // (d) Against a prepared mate: the preparing move's square, reached at the attacker's
     // first move (the mating move is the last).
     if let Goal::Mate {
         prepared: Some(p), ..
@@ -334,6 +333,7 @@ pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<C
     {
         out.extend(denials(&pseudo, attack, p, attacker_to_move));
     }
+    // (e) Against a mate: the flights of the king.
     let b = budget(route.arrival[n], attacker_to_move);
     for (from, to, square) in flights(board, attack) {
         let Some(piece) = board.piece_on(from) else {
@@ -349,7 +349,7 @@ pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<C
             });
         }
     }
-    // (e) Against the capture of a pinned piece or one held by a duty: free it in time.
+    // (f) Against the capture of a pinned piece or one held by a duty: free it in time.
     out.extend(unpinning_counters(board, attack, attacker_to_move));
     out.extend(relieving_counters(board, attack, attacker_to_move));
     out.sort_by_key(|c| std::cmp::Reverse(c.slack()));

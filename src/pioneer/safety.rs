@@ -23,9 +23,9 @@
 //! threats (checks, counter-attacks) and a second reply are not modelled. A reply that mates
 //! refutes any capture, the king's included (a legal capture by the king cannot otherwise be
 //! answered by winning it), unless the opponent could mate in one before it: the capture walked
-//! into the mate. Only the capture itself is judged: for a longer trajectory the position on arrival is not known, so `attack`
-//! applies this to one-move captures only. The cost is a few legal-move lists and exchange
-//! evaluations per winning one-move capture.
+//! into the mate. Only the capture itself is judged: for a longer trajectory the position on
+//! arrival is not known, so `attack` applies this to one-move captures only. The cost is a few
+//! legal-move lists and exchange evaluations per winning one-move capture.
 
 use super::mate::MATE_GAIN;
 use crate::rules::see::{exchange_on_square, see};

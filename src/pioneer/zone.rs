@@ -15,8 +15,8 @@
 //! and is *defended* otherwise. A winning zone's material is only counted as won when every
 //! independent zone of the opponent, given one tempo more, is held (`Analysis::outcome`), and —
 //! for the side to move, whose zones are seldom independent of the opponent's — when after the
-//! zone's first move the opponent has no capture that wins more at once (a piece of ours left
-//! hanging is not answered by winning a pawn elsewhere).
+//! zone's first move the opponent has no mate and no capture that wins more at once (a piece of
+//! ours left hanging is not answered by winning a pawn elsewhere).
 
 use super::attack::{attacks, escape_squares, Attack, Goal, TrajectoryLimits};
 use super::counter::{counters, Counter};
@@ -292,8 +292,8 @@ pub enum Compensation {
     Zone(usize),
     /// An attack rejected only because its target could run (index into `Analysis::rejected`).
     Rejected(usize),
-    /// A capture the opponent answers the zone's first move with, worth more than the zone or
-    /// stopping its mate (`Zone::stronger_reply`).
+    /// The opponent's answer to the zone's first move: a mate, or a capture worth more than
+    /// the zone or stopping its mate (`Zone::stronger_reply`).
     Reply(Move),
 }
 
@@ -303,8 +303,8 @@ pub enum ZoneOutcome {
     /// The material is won: every independent zone of the opponent is held even with a tempo
     /// more.
     Gains,
-    /// An independent attack of the opponent wins at least as much with a tempo more, or a
-    /// capture answers the zone's first move with more.
+    /// An independent attack of the opponent wins at least as much with a tempo more, or the
+    /// opponent answers the zone's first move with a mate or a capture worth more.
     Compensated(Compensation),
     /// The zone does not win statically.
     NoGain,
@@ -355,8 +355,8 @@ impl Analysis {
     }
 
     /// Does zone `index` win material once the opponent's independent zones are examined with
-    /// a one-tempo shift in the opponent's favour, and (the zone's side to move) no capture
-    /// answers its first move with more?
+    /// a one-tempo shift in the opponent's favour, and (the zone's side to move) no mate or
+    /// capture worth more answers its first move?
     pub fn outcome(&self, board: &Board, index: usize) -> ZoneOutcome {
         let zone = &self.zones[index];
         if zone.verdict != ZoneVerdict::Wins {
