@@ -137,6 +137,13 @@ fn compensation_text(analysis: &Analysis, board: &Board, index: usize, c: Compen
     let zone = &analysis.zones[index];
     let opp = side_name(!zone.side());
     let other = match c {
+        Compensation::Forgone(capture) => {
+            return format!(
+                "; but {} wins more with {} now",
+                side_name(zone.side()),
+                move_to_san(board, capture)
+            );
+        }
         Compensation::Zone(j) => &analysis.zones[j].attack,
         Compensation::Rejected(k) => &analysis.rejected[k],
         Compensation::Reply(reply) => {

@@ -16,7 +16,8 @@
 //! independent zone of the opponent, given one tempo more, is held (`Analysis::outcome`), and —
 //! for the side to move, whose zones are seldom independent of the opponent's — when after the
 //! zone's first move the opponent has no mate and no capture that wins more at once (a piece of
-//! ours left hanging is not answered by winning a pawn elsewhere).
+//! ours left hanging is not answered by winning a pawn elsewhere), and when no capture of our
+//! own wins more now (what the zone's first move would give up).
 
 use super::attack::{attacks, escape_squares, Attack, Goal, TrajectoryLimits};
 use super::counter::{counters, Counter};
@@ -190,6 +191,23 @@ impl Zone {
             .map(|(c, _)| c)
     }
 
+    /// A capture of the zone's side, to move in `board`, that wins more now in the exchange
+    /// model than the zone does (the zone's own first move excluded): playing the zone instead
+    /// gives that material up.
+    pub fn bigger_capture(&self, board: &Board) -> Option<Move> {
+        if board.side_to_move() != self.side() || matches!(self.attack.goal, Goal::Mate { .. }) {
+            return None;
+        }
+        let first = self.first_move(board);
+        legal_moves(board)
+            .into_iter()
+            .filter(|&c| Some(c) != first && is_capture(board, c))
+            .map(|c| (c, see(board, c)))
+            .filter(|&(_, gain)| gain > self.attack.gain)
+            .max_by_key(|&(_, gain)| gain)
+            .map(|(c, _)| c)
+    }
+
     /// The attacking side.
     pub fn side(&self) -> Color {
         self.attack.side
@@ -295,6 +313,8 @@ pub enum Compensation {
     /// The opponent's answer to the zone's first move: a mate, or a capture worth more than
     /// the zone or stopping its mate (`Zone::stronger_reply`).
     Reply(Move),
+    /// A capture the zone's side gives up by playing the zone (`Zone::bigger_capture`).
+    Forgone(Move),
 }
 
 /// What a winning zone finally yields.
@@ -303,8 +323,9 @@ pub enum ZoneOutcome {
     /// The material is won: every independent zone of the opponent is held even with a tempo
     /// more.
     Gains,
-    /// An independent attack of the opponent wins at least as much with a tempo more, or the
-    /// opponent answers the zone's first move with a mate or a capture worth more.
+    /// An independent attack of the opponent wins at least as much with a tempo more, the
+    /// opponent answers the zone's first move with a mate or a capture worth more, or a capture
+    /// of the zone's side wins more now.
     Compensated(Compensation),
     /// The zone does not win statically.
     NoGain,
@@ -356,7 +377,7 @@ impl Analysis {
 
     /// Does zone `index` win material once the opponent's independent zones are examined with
     /// a one-tempo shift in the opponent's favour, and (the zone's side to move) no mate or
-    /// capture worth more answers its first move?
+    /// capture worth more answers its first move, and no capture of its own wins more now?
     pub fn outcome(&self, board: &Board, index: usize) -> ZoneOutcome {
         let zone = &self.zones[index];
         if zone.verdict != ZoneVerdict::Wins {
@@ -364,6 +385,9 @@ impl Analysis {
         }
         if let Some(reply) = zone.stronger_reply(board) {
             return ZoneOutcome::Compensated(Compensation::Reply(reply));
+        }
+        if let Some(capture) = zone.bigger_capture(board) {
+            return ZoneOutcome::Compensated(Compensation::Forgone(capture));
         }
         for (j, other) in self.zones_of(!zone.side()) {
             if !self.independent(index, j) {
@@ -413,6 +437,29 @@ mod tests {
             .enumerate()
             .find(|(_, z)| z.attack.notation() == notation)
             .unwrap_or_else(|| panic!("no zone {notation}"))
+    }
+
+    #[test]
+    fn a_bigger_capture_now_outweighs_the_zone() {
+        // Game 52 of the classics before 16…Rxd8: …gxf5 wins the knight, but the queen d8 is
+        // there to be taken, and gone after …gxf5.
+        let board = crate::rules::parse_fen(
+            "r1bQ1rk1/pp3pbp/6p1/4pNP1/5P1P/2n1B3/PPP5/R3KB1R b KQ - 0 16",
+            false,
+        )
+        .unwrap();
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let gxf5 = "g6f5".parse().unwrap();
+        let (i, _) = analysis
+            .zones
+            .iter()
+            .enumerate()
+            .find(|(_, z)| z.verdict == ZoneVerdict::Wins && z.first_move(&board) == Some(gxf5))
+            .expect("P g6×f5 wins by the zone's timing");
+        assert_eq!(
+            analysis.outcome(&board, i),
+            ZoneOutcome::Compensated(Compensation::Forgone("f8d8".parse().unwrap()))
+        );
     }
 
     #[test]
