@@ -369,11 +369,11 @@ mod tests {
 
     #[test]
     fn a_claimed_win_must_score_near_the_best_move() {
-        // Pillsbury–Lasker, St Petersburg 1896, before 15.exd4: the zone model sees 15.Qxd5 win
-        // the d5 pawn. At depth 8 the capture scores between half a pawn and a pawn below the
-        // best move: a playable move, but no win of material (deeper it loses more).
+        // Game 42 of the classics, before 15…Rxe8: the zone model sees 15…Nxe8 win the e8 rook
+        // (as 15…Rxe8 does). At depth 8 the knight's capture scores between half a pawn and a
+        // pawn below the best move: a playable move, but no win of material.
         let board = parse_fen(
-            "r4rk1/pp1b1pp1/5b1p/q2p3Q/3n4/2N1P3/PP3PPP/1K1R1B1R w - - 0 15",
+            "4Rrk1/ppqn1ppp/2p2nb1/3p4/3P4/2PB1NP1/PPQN1PP1/R5K1 b - - 0 15",
             false,
         )
         .unwrap();
@@ -383,20 +383,20 @@ mod tests {
             ..CheckLimits::fixed(8)
         };
         let checks = check_plans(&board, &analysis, one_round);
-        let qxd5 = move_from(&board, "h5d5");
+        let nxe8 = move_from(&board, "f6e8");
         let claim = checks
             .iter()
-            .find(|c| c.first_move == Some(qxd5) && claims_win(&analysis, &board, c))
+            .find(|c| c.first_move == Some(nxe8) && claims_win(&analysis, &board, c))
             .expect("the capture is a claimed win");
         let behind = claim.best.unwrap().1 - claim.score;
         assert!((WIN_MARGIN..CONFIRM_MARGIN).contains(&behind), "{claim:?}");
         assert_eq!(claim.status, PlanStatus::NotAWin);
         // Listed as a playable move that wins nothing, not as a win and not as refuted.
         let report = checked_report(&board, &analysis, None, &checks);
-        let line = line_under(&report, "Playable, but no win by the search:", "Q h5×d5");
-        assert!(line.contains("would win the d5 pawn"), "{line}");
+        let line = line_under(&report, "Playable, but no win by the search:", "N f6×e8");
+        assert!(line.contains("would win the e8 rook"), "{line}");
         assert!(
-            !report.iter().any(|l| l.contains("Q h5×d5 wins")),
+            !report.iter().any(|l| l.contains("N f6×e8 wins")),
             "{report:?}"
         );
     }
