@@ -95,7 +95,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         ));
     }
     let dir = folder_of(path);
-    let mut file = tempfile::NamedTempFile::new_in(&dir)?;
+    let mut file = temporary_for(path, &dir)?;
     file.write_all(bytes)?;
     file.as_file().sync_all()?;
     file.persist(path).map_err(|e| e.error)?;
@@ -104,6 +104,25 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// The temporary file in `dir` that will replace `path`, with the permissions a plain write
+/// would leave: those of the file it replaces, or for a new file what `File::create` gives (0666
+/// less the umask). `tempfile` alone makes files for their owner only, which would hide an SVG,
+/// a PGN or a book from everyone else and change a replaced file's permissions.
+fn temporary_for(path: &Path, dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    let mut builder = tempfile::Builder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let file = builder.tempfile_in(dir)?;
+    #[cfg(unix)]
+    if let Ok(existing) = std::fs::metadata(path) {
+        file.as_file().set_permissions(existing.permissions())?;
+    }
+    Ok(file)
 }
 
 /// Checks, before any long work, that a file can be written at `path`: it has a file name, is
@@ -156,6 +175,25 @@ mod tests {
         write_atomically(&path, b"two").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn files_get_the_permissions_a_plain_write_gives() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        // A new file: as `File::create` makes it (the umask applies to both).
+        let plain = dir.path().join("plain.svg");
+        std::fs::File::create(&plain).unwrap();
+        let written = dir.path().join("written.svg");
+        write_atomically(&written, b"<svg/>").unwrap();
+        assert_eq!(mode(&written), mode(&plain));
+        // A replaced file keeps its own.
+        let perms = std::fs::Permissions::from_mode(0o640);
+        std::fs::set_permissions(&written, perms).unwrap();
+        write_atomically(&written, b"<svg></svg>").unwrap();
+        assert_eq!(mode(&written), 0o640);
     }
 
     #[test]
