@@ -14,8 +14,9 @@
 //! interposes on the line of the check is seen only if it is there already. A mate that needs
 //! one move of a second piece first — a *preparation* (`Preparation`): N f3–g5 before Q h5×h7,
 //! guarding the mating square, or a piece taking the king's last flight squares — is found when
-//! the check on the mating square can be answered only by king moves: each of the other pieces'
-//! moves that reaches one of those squares is tried, exactly again. The preparation counts as
+//! the check on the mating square can be answered only by king moves: each move of another
+//! piece that attacks one of those squares, or that uncovers a line piece onto one, is tried,
+//! exactly again. The preparation counts as
 //! one more move of the attack: the defender has one move more to stop the mate. Knights,
 //! bishops, rooks and queens mate here; mates by a pawn or by a discovered check are not
 //! generated. Routes are at most `MATE_MAX_FORECAST` moves long, the preparation included: a
@@ -282,6 +283,7 @@ fn preparation(board: &Board, root: Square, square: Square) -> Option<Preparatio
         board.null_move()?
     };
     let last_rank = crate::rules::Rank::Eighth.relative_to(side);
+    let masking = masking_pieces(&checked, side, answers);
     let mut best: Option<Preparation> = None;
     for from in own_turn.colors(side) & !root.bitboard() {
         let Some(mover) = own_turn.piece_on(from) else {
@@ -297,9 +299,10 @@ fn preparation(board: &Board, root: Square, square: Square) -> Option<Preparatio
                 to,
                 promotion: None,
             };
-            // Only squares from which the piece attacks an answer's square are worth the exact
-            // test (a preparation by a discovered line is not looked for).
-            let useless = (attack_squares_from(mover, side, to, &checked) & answers).is_empty();
+            // Only a piece that uncovers a line to an answer's square, or a square from which
+            // it attacks one, is worth the exact test.
+            let useless = !masking.has(from)
+                && (attack_squares_from(mover, side, to, &checked) & answers).is_empty();
             if useless
                 || (mover == Piece::Pawn && to.rank() == last_rank)
                 || !own_turn.is_legal(mv)
@@ -317,6 +320,31 @@ fn preparation(board: &Board, root: Square, square: Square) -> Option<Preparatio
         }
     }
     best
+}
+
+/// The pieces of `side` in `checked` that alone stand between one of its line pieces and a
+/// square of `answers`: moving one away uncovers that line (a discovered preparation).
+fn masking_pieces(checked: &Board, side: Color, answers: BitBoard) -> BitBoard {
+    let own = checked.colors(side);
+    let diagonal = checked.pieces(Piece::Bishop) | checked.pieces(Piece::Queen);
+    let straight = checked.pieces(Piece::Rook) | checked.pieces(Piece::Queen);
+    let mut out = BitBoard::EMPTY;
+    for slider in own & (diagonal | straight) {
+        let mut rays = BitBoard::EMPTY;
+        if diagonal.has(slider) {
+            rays |= cozy_chess::get_bishop_rays(slider);
+        }
+        if straight.has(slider) {
+            rays |= cozy_chess::get_rook_rays(slider);
+        }
+        for answer in answers & rays {
+            let between = cozy_chess::get_between_rays(slider, answer) & checked.occupied();
+            if between.len() == 1 && !(between & own).is_empty() {
+                out |= between;
+            }
+        }
+    }
+    out
 }
 
 /// The squares a `piece` of `side` standing on `at` attacks in `board` (occupancy as there).
@@ -459,6 +487,27 @@ mod tests {
         assert!(zone.supports.iter().any(
             |s| s.kind == crate::pioneer::support::SupportKind::Prepare { square: Square::G5 }
         ));
+    }
+
+    #[test]
+    fn a_preparation_can_uncover_a_line() {
+        // R e1–e8 leaves the king f7; the knight d5 masks the bishop b3 from f7, and any step
+        // off the diagonal makes Re8 mate.
+        let b = board("6k1/6pp/8/3N4/8/1B6/8/1K2R3 w - - 0 1");
+        let rook = mate_attacks(&b, Color::White, TrajectoryLimits::default())
+            .into_iter()
+            .find(|a| a.piece == Piece::Rook)
+            .expect("the prepared back-rank mate");
+        let Goal::Mate {
+            square,
+            prepared: Some(p),
+        } = rook.goal
+        else {
+            panic!("{:?}", rook.goal);
+        };
+        assert_eq!(square, Square::E8);
+        assert_eq!((p.piece, p.from), (Piece::Knight, Square::D5));
+        assert!(mates_after(&b, Square::E1, Square::E8, &[(p.from, p.to)]));
     }
 
     #[test]
