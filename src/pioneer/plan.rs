@@ -21,7 +21,7 @@ use super::reject::{piece_letter, piece_name};
 use super::support::{Support, SupportKind};
 use super::zone::{Analysis, Compensation, Zone, ZoneOutcome, ZoneVerdict};
 use crate::rules::notation::move_to_san;
-use crate::rules::{is_capture, side_name, Board, Color, Move, Piece};
+use crate::rules::{is_capture, side_name, Board, Color, GameStatus, Move, Piece};
 
 /// How many rejected trajectories the full report lists.
 pub const REJECTED_SHOWN: usize = 8;
@@ -131,8 +131,9 @@ pub fn support_text(zone: &Zone, s: &Support) -> String {
     format!("{route} {what}{when}")
 }
 
-/// What the opponent gets for winning zone `index`: "; but Black, given the tempo, gets
-/// R e2×e7 in return", "; but White answers Bxg3 with Rxf2, which wins more".
+/// What outweighs winning zone `index`: "; but Black, given the tempo, gets R e2×e7 in
+/// return", "; but White answers Bxg3 with Rxf2, which wins more", "; but Black wins more with
+/// Rxd8 now".
 fn compensation_text(analysis: &Analysis, board: &Board, index: usize, c: Compensation) -> String {
     let zone = &analysis.zones[index];
     let opp = side_name(!zone.side());
@@ -156,7 +157,7 @@ fn compensation_text(analysis: &Analysis, board: &Board, index: usize, c: Compen
             next.play_unchecked(reply);
             let what = match zone.attack.goal {
                 // The mate speaks for itself: "Qg7#".
-                _ if next.status() == crate::rules::GameStatus::Won => "",
+                _ if next.status() == GameStatus::Won => "",
                 Goal::Mate { .. } => ", which stops the mate and wins material",
                 _ => ", which wins more",
             };
