@@ -259,12 +259,18 @@ fn skill_levels_weaken_by_sight_and_choice() {
         weak[0].best
     );
     // A queen en prise is taken (level 0, at 1.2 pawns of temperature, would leave it about
-    // once in 500 moves).
+    // once in 500 moves). The choice is random (seeded by the clock), so the capture must be
+    // the rule, not every single time: most of nine tries take it. A level that left the queen
+    // one time in ten would fail this about once in 1,200 runs; one that left it every other
+    // time, about half the time.
     let queen = "rnb1kbnr/pppp1ppp/8/4p1q1/3P4/2N5/PPP1PPPP/R1BQKBNR w KQkq - 0 1";
     for skill in [5, 10, 15] {
-        for _ in 0..5 {
-            let best = run(queen, skill).best.unwrap().to_string();
-            assert_eq!(best, "c1g5", "skill {skill}");
-        }
+        let takes = (0..9)
+            .filter(|_| run(queen, skill).best.unwrap().to_string() == "c1g5")
+            .count();
+        assert!(
+            takes >= 5,
+            "skill {skill}: the queen taken {takes} times in 9"
+        );
     }
 }
