@@ -226,6 +226,14 @@ mod tests {
     /// through b5 attacks the knight e2.
     const DIAGRAM_54: &str = "4b2k/1p6/1P6/4N3/8/1B6/4N3/6K1 w - - 0 1";
 
+    /// The counter of the defender's `piece` that defends the target of `a`.
+    fn defence_by(board: &Board, a: &Attack, piece: Piece) -> crate::pioneer::counter::Counter {
+        counters(board, a, true)
+            .into_iter()
+            .find(|c| c.piece == piece && c.kind == CounterKind::DefendTarget)
+            .expect("a counter that defends the target")
+    }
+
     #[test]
     fn diagram_54_the_bishop_gains_a_tempo_by_attacking_the_knight() {
         let board = parse_fen(DIAGRAM_54, false).unwrap();
@@ -270,11 +278,7 @@ mod tests {
                 .any(|t| t.at == Square::F5 && t.victim == Square::C3 && t.means == opened),
             "{found:?}"
         );
-        let list = counters(&board, &a, true);
-        let knight = list
-            .iter()
-            .find(|c| c.piece == Piece::Knight && c.kind == CounterKind::DefendTarget)
-            .expect("the knight defends b7");
+        let knight = defence_by(&board, &a, Piece::Knight);
         assert_eq!((knight.needs(), knight.budget), (2, 1));
         let threat = knight.threat.expect("the knight gains a tempo");
         assert!(knight.in_time(), "{knight:?}");
@@ -287,11 +291,7 @@ mod tests {
         // by the pawn e4) cuts the rook h3 off the knight c3, which the bishop h8 attacks.
         let board = parse_fen("5k1b/1p6/1P6/8/4p3/1BN4R/8/4n2K w - - 0 1", false).unwrap();
         let a = attack_on(&board, Square::B3, Square::B7, TrajectoryLimits::default()).unwrap();
-        let list = counters(&board, &a, true);
-        let knight = list
-            .iter()
-            .find(|c| c.piece == Piece::Knight && c.kind == CounterKind::DefendTarget)
-            .expect("the knight defends b7");
+        let knight = defence_by(&board, &a, Piece::Knight);
         assert_eq!((knight.needs(), knight.budget), (2, 1));
         assert!(knight.in_time(), "{knight:?}");
         let threat = knight.threat.expect("the knight gains a tempo");

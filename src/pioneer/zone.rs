@@ -158,13 +158,14 @@ impl Zone {
         after.play_unchecked(first);
         let root = self.attack.root();
         let mater = if first.from == root { first.to } else { root };
-        let stops_mate = |c: Move| match self.attack.goal {
+        // Against a mate, a capture that wins material and stops it; else one that wins more.
+        let outweighs = |c: Move, gain: i32| match self.attack.goal {
             Goal::Mate { square, .. } => {
                 let mut next = after.clone();
                 next.play_unchecked(c);
-                mater != square && !mates_after(&next, mater, square, &[])
+                gain > 0 && mater != square && !mates_after(&next, mater, square, &[])
             }
-            _ => false,
+            _ => gain > self.attack.gain,
         };
         let replies = legal_moves(&after);
         let mates = |c: Move| {
@@ -175,18 +176,11 @@ impl Zone {
         if let Some(&mating) = replies.iter().find(|&&c| mates(c)) {
             return Some(mating);
         }
-        let mate = matches!(self.attack.goal, Goal::Mate { .. });
         replies
             .into_iter()
             .filter(|&c| c.to != first.to && is_capture(&after, c))
             .map(|c| (c, see(&after, c)))
-            .filter(|&(c, gain)| {
-                if mate {
-                    gain > 0 && stops_mate(c)
-                } else {
-                    gain > self.attack.gain
-                }
-            })
+            .filter(|&(c, gain)| outweighs(c, gain))
             .max_by_key(|&(_, gain)| gain)
             .map(|(c, _)| c)
     }
@@ -439,25 +433,29 @@ mod tests {
             .unwrap_or_else(|| panic!("no zone {notation}"))
     }
 
-    #[test]
-    fn a_bigger_capture_now_outweighs_the_zone() {
-        // Game 52 of the classics before 16…Rxd8: …gxf5 wins the knight, but the queen d8 is
-        // there to be taken, and gone after …gxf5.
-        let board = crate::rules::parse_fen(
-            "r1bQ1rk1/pp3pbp/6p1/4pNP1/5P1P/2n1B3/PPP5/R3KB1R b KQ - 0 16",
-            false,
-        )
-        .unwrap();
+    /// The outcome of the winning zone whose first move is `first` (UCI) in `fen`.
+    fn outcome_of_winning_move(fen: &str, first: &str) -> ZoneOutcome {
+        let board = crate::rules::parse_fen(fen, false).unwrap();
         let analysis = Analysis::new(&board, TrajectoryLimits::default());
-        let gxf5 = "g6f5".parse().unwrap();
+        let first = first.parse().unwrap();
         let (i, _) = analysis
             .zones
             .iter()
             .enumerate()
-            .find(|(_, z)| z.verdict == ZoneVerdict::Wins && z.first_move(&board) == Some(gxf5))
-            .expect("P g6×f5 wins by the zone's timing");
+            .find(|(_, z)| z.verdict == ZoneVerdict::Wins && z.first_move(&board) == Some(first))
+            .expect("a zone that wins by its timing");
+        analysis.outcome(&board, i)
+    }
+
+    #[test]
+    fn a_bigger_capture_now_outweighs_the_zone() {
+        // Game 52 of the classics before 16…Rxd8: …gxf5 wins the knight, but the queen d8 is
+        // there to be taken, and gone after …gxf5.
         assert_eq!(
-            analysis.outcome(&board, i),
+            outcome_of_winning_move(
+                "r1bQ1rk1/pp3pbp/6p1/4pNP1/5P1P/2n1B3/PPP5/R3KB1R b KQ - 0 16",
+                "g6f5"
+            ),
             ZoneOutcome::Compensated(Compensation::Forgone("f8d8".parse().unwrap()))
         );
     }
@@ -465,21 +463,11 @@ mod tests {
     #[test]
     fn a_mate_in_reply_answers_any_zone() {
         // Game 78 of the classics before 28…Qg3+: …fxe4 wins a pawn, and 29.Qg7# follows.
-        let board = crate::rules::parse_fen(
-            "3r2k1/p6p/6p1/2pP1p2/4P3/1PQ1K3/PB4q1/2R2b2 b - - 0 28",
-            false,
-        )
-        .unwrap();
-        let analysis = Analysis::new(&board, TrajectoryLimits::default());
-        let fxe4 = "f5e4".parse().unwrap();
-        let (i, _) = analysis
-            .zones
-            .iter()
-            .enumerate()
-            .find(|(_, z)| z.verdict == ZoneVerdict::Wins && z.first_move(&board) == Some(fxe4))
-            .expect("P f5×e4 wins by the zone's timing");
         assert_eq!(
-            analysis.outcome(&board, i),
+            outcome_of_winning_move(
+                "3r2k1/p6p/6p1/2pP1p2/4P3/1PQ1K3/PB4q1/2R2b2 b - - 0 28",
+                "f5e4"
+            ),
             ZoneOutcome::Compensated(Compensation::Reply("c3g7".parse().unwrap()))
         );
     }
