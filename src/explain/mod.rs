@@ -51,13 +51,13 @@ pub const MAX_OTHER_MOVES: usize = 16;
 pub const DEEPEN_COST: u64 = 4;
 
 /// The zones called a win are checked up to this many plies deeper than the other plans, as
-/// far as the budget goes (see `check_plans`).
+/// far as their own budget goes (`CheckLimits::claim_budget`, see `check_plans`).
 pub const CLAIM_EXTRA_DEPTH: i32 = 4;
 
 /// How deep and how wide each check searches. The plans are checked in rounds: first at
 /// `depth`, then two plies deeper while the deeper round is expected to fit the node `budget`
-/// of the whole check (the nodes spent so far and `DEEPEN_COST` times those of the last round)
-/// and `max_depth` allows; the last round's verdicts stand. Node counts, not time, decide, so
+/// of the whole check (the nodes spent so far and `DEEPEN_COST` times those of the last round,
+/// at most every search's node limit) and `max_depth` allows; the last round's verdicts stand. Node counts, not time, decide, so
 /// a check is deterministic.
 #[derive(Clone, Copy, Debug)]
 pub struct CheckLimits {
@@ -67,8 +67,10 @@ pub struct CheckLimits {
     pub nodes: u64,
     /// The deepest round.
     pub max_depth: i32,
-    /// Nodes the whole check may spend on its rounds.
+    /// Nodes the rounds of the check may spend.
     pub budget: u64,
+    /// Nodes the claimed wins' round, after the others, is expected to take at most.
+    pub claim_budget: u64,
 }
 
 impl Default for CheckLimits {
@@ -78,6 +80,7 @@ impl Default for CheckLimits {
             nodes: 150_000,
             max_depth: 10,
             budget: 600_000,
+            claim_budget: 300_000,
         }
     }
 }
@@ -146,31 +149,42 @@ impl PlanCheck {
 /// `PLAN_MOVES_LEFT` moves long, at most `MAX_OTHER_MOVES` distinct moves); in check, every
 /// answer to the check instead.
 /// The rounds follow `limits` (see `CheckLimits`); then the zones called a win (`claims_win`)
-/// get what the budget has left: their first moves and the best moves they are measured
-/// against are searched two plies deeper at a time, up to `CLAIM_EXTRA_DEPTH` past
-/// `limits.max_depth`, while such a round is expected to fit. A claimed win is what a reader
-/// acts on, and a few searches go deeper than all of them could.
+/// get one round more: their first moves and the best moves they are measured against are
+/// searched as deep as `limits.claim_budget` is expected to allow, at most `CLAIM_EXTRA_DEPTH` past
+/// the last round and past `limits.max_depth`. A claimed win is what a reader acts on, and a
+/// few searches go deeper than all of them could.
 pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> Vec<PlanCheck> {
-    let mut engine = Engine::new(16, 1);
+    let mut engine = checking_engine(16);
     let mut depth = limits.depth;
     let mut spent = 0;
-    let fits = |spent: u64, last: u64| spent + DEEPEN_COST * last <= limits.budget;
-    let (mut checks, mut claim_nodes) = loop {
+    // A round `plies` deeper costs about `DEEPEN_COST` times the last one for every two plies,
+    // and never more than its searches' node limits together.
+    let expected = |last: u64, searches: usize, plies: i32| {
+        let growth = DEEPEN_COST.saturating_pow((plies / 2) as u32);
+        last.saturating_mul(growth)
+            .min(searches as u64 * limits.nodes)
+    };
+    let (mut checks, claim_nodes, claim_searches) = loop {
         let mut searches = Searches::new(&mut engine, CheckLimits { depth, ..limits });
         let checks = check_round(&mut searches, board, analysis);
         spent += searches.nodes;
-        if depth + 2 > limits.max_depth || !fits(spent, searches.nodes) {
+        let deeper = spent + expected(searches.nodes, searches.count(), 2);
+        if depth + 2 > limits.max_depth || deeper > limits.budget {
             let claims = checks.iter().filter(|c| claims_win(analysis, board, c));
-            let claim_nodes = searches.nodes_behind(claims);
-            break (checks, claim_nodes);
+            let behind = searches.nodes_behind(claims);
+            break (checks, behind.iter().sum::<u64>(), behind.len());
         }
         depth += 2;
     };
-    while claim_nodes > 0
-        && depth + 2 <= limits.max_depth + CLAIM_EXTRA_DEPTH
-        && fits(spent, claim_nodes)
-    {
-        depth += 2;
+    // The claims get one more round of their own, as deep as their budget lets it be: a
+    // claimed win is what a reader acts on, and its refutation may lie a few plies deeper than
+    // every plan can be searched (a mate in 7 after a knight takes a rook needs depth 12).
+    let claim_depth = (1..=CLAIM_EXTRA_DEPTH / 2)
+        .map(|steps| depth + 2 * steps)
+        .filter(|&d| d <= limits.max_depth + CLAIM_EXTRA_DEPTH)
+        .take_while(|&d| expected(claim_nodes, claim_searches, d - depth) <= limits.claim_budget)
+        .last();
+    if let (Some(depth), true) = (claim_depth, claim_nodes > 0) {
         let mut searches = Searches::new(&mut engine, CheckLimits { depth, ..limits });
         for check in checks.iter_mut().filter(|c| claims_win(analysis, board, c)) {
             if let Some(mv) = check.first_move {
@@ -178,10 +192,17 @@ pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> V
                 *check = searches.check(check.role, check.side, &position, mv, WIN_MARGIN);
             }
         }
-        spent += searches.nodes;
-        claim_nodes = searches.nodes;
     }
     checks
+}
+
+/// The engine of the checks: Tropa's own search with its built-in net, the evaluation it plays
+/// with (its scores are on the hand-crafted scale, so the margins in centipawns hold), on a
+/// table of `hash_mb` MB.
+pub(crate) fn checking_engine(hash_mb: usize) -> Engine {
+    let mut engine = Engine::new(hash_mb, 1);
+    engine.set_network(Some(crate::eval::nnue::builtin()));
+    engine
 }
 
 /// Does `check` search the first move of a zone that wins by the zone model, the opponent's
@@ -279,13 +300,21 @@ pub(crate) fn run(
 /// The checks best first: confirmed plans (and claimed wins that are no win but playable) by
 /// their searched score, then those not checked,
 /// then the refuted ones; the order of `check_plans` (zones in PIONEER's order, then the other
-/// plans of the side to move) breaks ties.
+/// plans of the side to move) breaks ties. A move searched alone may score above the best
+/// move, which the search of all moves chose over it: it ranks as the best move's equal, and
+/// after it.
 pub fn ranked(checks: &[PlanCheck]) -> Vec<&PlanCheck> {
     let mut ranked: Vec<&PlanCheck> = checks.iter().collect();
     ranked.sort_by_key(|c| match c.status {
-        PlanStatus::Confirmed | PlanStatus::NotAWin => (0, -c.score),
-        PlanStatus::NotPlayable => (1, 0),
-        PlanStatus::Refuted => (2, 0),
+        PlanStatus::Confirmed | PlanStatus::NotAWin => {
+            let (score, not_best) = match c.best {
+                Some((best, best_score)) => (c.score.min(best_score), c.first_move != Some(best)),
+                None => (c.score, true),
+            };
+            (0, -score, not_best)
+        }
+        PlanStatus::NotPlayable => (1, 0, true),
+        PlanStatus::Refuted => (2, 0, true),
     });
     ranked
 }
@@ -338,8 +367,16 @@ mod tests {
         let (claims, others) = depths(CheckLimits::default());
         assert!(others.iter().all(|&d| d == 10), "{others:?}");
         assert!(deeper(&claims, 10), "{claims:?}");
+        // The claims' round has a budget of its own.
         let (claims, others) = depths(CheckLimits {
             budget: 0,
+            ..CheckLimits::default()
+        });
+        assert!(others.iter().all(|&d| d == 8), "{others:?}");
+        assert!(deeper(&claims, 8), "{claims:?}");
+        let (claims, others) = depths(CheckLimits {
+            budget: 0,
+            claim_budget: 0,
             ..CheckLimits::default()
         });
         assert!(claims.iter().chain(&others).all(|&d| d == 8));
@@ -380,6 +417,7 @@ mod tests {
         let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let one_round = CheckLimits {
             budget: 0,
+            claim_budget: 0,
             ..CheckLimits::fixed(8)
         };
         let checks = check_plans(&board, &analysis, one_round);
@@ -558,6 +596,49 @@ mod tests {
                 .iter()
                 .any(|m| move_from(&board, m) == mv),
             "{mv}"
+        );
+    }
+
+    #[test]
+    fn a_move_scoring_above_the_best_move_ranks_after_it() {
+        // Searched alone on a filled table, 16.Kd1 scored +0.01 where the search of all the
+        // answers had chosen 16.Ke2 at -0.11.
+        let board = parse_fen(
+            "r1b2rk1/ppp3pp/3p4/q7/2PPnB2/4P3/P1Q2PPP/2R1KB1R w K - 3 16",
+            false,
+        )
+        .unwrap();
+        let (ke2, kd1) = (move_from(&board, "e1e2"), move_from(&board, "e1d1"));
+        let check = |mv: Move, score: i32, status: PlanStatus| PlanCheck {
+            role: StepRole::AnswerCheck {
+                mv,
+                answer: crate::pioneer::moves::CheckAnswer::KingFlight { to: mv.to },
+            },
+            side: Color::White,
+            status,
+            position: board.clone(),
+            first_move: Some(mv),
+            score,
+            line: vec![mv],
+            best: Some((ke2, -11)),
+            depth: 8,
+        };
+        let checks = [
+            check(kd1, 1, PlanStatus::Refuted),
+            check(kd1, 1, PlanStatus::Confirmed),
+            check(ke2, -11, PlanStatus::Confirmed),
+        ];
+        let order: Vec<(Move, PlanStatus)> = ranked(&checks)
+            .iter()
+            .map(|c| (c.first_move.unwrap(), c.status))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                (ke2, PlanStatus::Confirmed),
+                (kd1, PlanStatus::Confirmed),
+                (kd1, PlanStatus::Refuted)
+            ]
         );
     }
 

@@ -123,22 +123,35 @@ impl<'a> Searches<'a> {
         }
     }
 
-    /// The nodes the searches behind `checks` took in this round (each search once).
-    pub(super) fn nodes_behind<'c>(&self, checks: impl Iterator<Item = &'c PlanCheck>) -> u64 {
+    /// The searches of this round so far.
+    pub(super) fn count(&self) -> usize {
+        self.moves.len() + self.best.iter().flatten().count()
+    }
+
+    /// The nodes each search behind `checks` took in this round, each search once: the best
+    /// move's of each side involved and each first move's searched alone.
+    pub(super) fn nodes_behind<'c>(&self, checks: impl Iterator<Item = &'c PlanCheck>) -> Vec<u64> {
         let mut sides = [false; 2];
-        let mut moves = 0;
+        let mut moves = vec![false; self.moves.len()];
         for check in checks {
             sides[check.side as usize] = true;
-            moves += self
+            let search = self
                 .moves
                 .iter()
-                .find(|m| m.side == check.side && Some(m.mv) == check.first_move)
-                .map_or(0, |m| m.nodes);
+                .position(|m| m.side == check.side && Some(m.mv) == check.first_move);
+            if let Some(index) = search {
+                moves[index] = true;
+            }
         }
-        let best: u64 = (0..2)
+        let best = (0..2)
             .filter(|&side| sides[side])
-            .filter_map(|side| self.best[side].as_ref().map(|b| b.nodes))
-            .sum();
-        moves + best
+            .filter_map(|side| self.best[side].as_ref().map(|b| b.nodes));
+        let alone = self
+            .moves
+            .iter()
+            .zip(moves)
+            .filter(|(_, behind)| *behind)
+            .map(|(m, _)| m.nodes);
+        best.chain(alone).collect()
     }
 }
