@@ -4,7 +4,7 @@
 //! `uci` speaks the protocol; `cli` holds the command-line tools; `pioneer` is Botvinnik's model of
 //! trajectories and zones of play (plans, study mode, search guide); `fuzz` drives the parsers for
 //! the fuzz targets; `book` is Yudin's opening library; `datagen` plays the self-play games the learned
-//! evaluation is trained on.
+//! evaluation is trained on; `tablebases` opens and probes the Syzygy endgame tables.
 
 pub mod book;
 pub mod bound;
@@ -14,6 +14,7 @@ pub mod eval;
 pub mod explain;
 pub mod pioneer;
 pub mod search;
+pub mod tablebases;
 pub mod uci;
 pub mod util;
 

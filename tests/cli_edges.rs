@@ -212,3 +212,29 @@ fn analyse_with_tablebases_scores_the_known_win() {
         stderr(&missing)
     );
 }
+
+/// `tropa study --syzygy`: king and pawn against king, a win the zone model holds as a draw, is
+/// proven with the tables, which value part of the proof tree; a missing folder is an error
+/// before any search.
+#[test]
+fn study_with_tablebases_proves_the_known_win() {
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/syzygy");
+    let args = ["study", "--fen", "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1"];
+    let without = stdout(&tropa(&args));
+    assert!(
+        without.contains("White at least draws") && !without.contains("valued by the tables"),
+        "{without}"
+    );
+    let with = tropa(&[&args[..], &["--syzygy", tables]].concat());
+    assert!(with.status.success(), "{}", stderr(&with));
+    let text = stdout(&with);
+    assert!(text.contains("proven within 3 plies: White wins"), "{text}");
+    assert!(text.contains("valued by the tables"), "{text}");
+    let missing = tropa(&[&args[..], &["--syzygy", "/nonexistent/syzygy"]].concat());
+    assert!(!missing.status.success());
+    assert!(
+        stderr(&missing).contains("cannot read the folder '/nonexistent/syzygy'"),
+        "{}",
+        stderr(&missing)
+    );
+}

@@ -1,5 +1,6 @@
 //! The engine's modules depend on each other one way only: rules → eval → search → uci/cli, with
-//! PIONEER beside the search and the book beside both. The rules are a crate of their own, so the
+//! PIONEER beside the search and the book beside both; the endgame tables below the search and
+//! PIONEER, knowing only the rules. The rules are a crate of their own, so the
 //! compiler keeps them apart; inside the engine crate this test does the same for the modules, by
 //! reading every `crate::module` path in `src/`. A new arrow that is not in `ALLOWED` — an upward
 //! one, or one that closes a circle — fails here with the file that draws it.
@@ -12,22 +13,39 @@ use std::path::{Path, PathBuf};
 const ALLOWED: &[(&str, &[&str])] = &[
     ("util", &[]),
     ("bound", &[]),
+    ("tablebases", &[]),
     ("eval", &["util"]),
-    ("search", &["bound", "eval"]),
-    ("pioneer", &["bound", "eval"]),
+    ("search", &["bound", "eval", "tablebases"]),
+    ("pioneer", &["bound", "eval", "tablebases"]),
     ("book", &["eval", "util"]),
-    ("datagen", &["book", "eval", "search", "util"]),
+    ("datagen", &["book", "eval", "search", "tablebases", "util"]),
     ("explain", &["bound", "eval", "pioneer", "search"]),
     (
         "uci",
         &[
-            "book", "bound", "eval", "explain", "pioneer", "search", "util",
+            "book",
+            "bound",
+            "eval",
+            "explain",
+            "pioneer",
+            "search",
+            "tablebases",
+            "util",
         ],
     ),
     (
         "cli",
         &[
-            "book", "bound", "datagen", "eval", "explain", "pioneer", "search", "uci", "util",
+            "book",
+            "bound",
+            "datagen",
+            "eval",
+            "explain",
+            "pioneer",
+            "search",
+            "tablebases",
+            "uci",
+            "util",
         ],
     ),
 ];

@@ -2,8 +2,7 @@
 //! zone search's claims checked against Tropa's full alpha-beta search (no tablebases offline).
 
 use std::path::PathBuf;
-use tropa::pioneer::attack::TrajectoryLimits;
-use tropa::pioneer::study::{solve, StudyVerdict, MAX_POSITIONS};
+use tropa::pioneer::study::{solve, StudySettings, StudyVerdict, MAX_POSITIONS};
 use tropa::rules::notation::{line_to_numbered_san, move_to_uci};
 use tropa::rules::{parse_fen, Game};
 use tropa::search::{Engine, Limits, SearchControl, Silent};
@@ -38,7 +37,7 @@ fn zone_search_solves_reti_and_the_full_search_agrees() {
     let study = solve(
         &board,
         None,
-        TrajectoryLimits::default(),
+        &StudySettings::default(),
         false,
         MAX_POSITIONS,
         &mut |_| {},

@@ -7,7 +7,7 @@ use crate::book::pgn::read_pgn;
 use crate::datagen::play::PlaySettings;
 use crate::datagen::{run, Progress, RunSettings};
 use crate::rules::Color;
-use crate::search::syzygy::Tablebases;
+use crate::tablebases::Tablebases;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;

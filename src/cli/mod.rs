@@ -196,6 +196,10 @@ pub enum Command {
         /// time (up to 15) within the same budget.
         #[arg(long, default_value_t = crate::pioneer::proof::MAX_PROOF_POSITIONS, value_parser = args::count::<usize>())]
         proof_positions: usize,
+        /// Syzygy tablebase folders, separated by ':': every position of a tree that the tables
+        /// cover (but the searched position itself) is valued by them.
+        #[arg(long)]
+        syzygy: Option<String>,
     },
     /// Opening books: build, show, import/export Polyglot, bench.
     Book {
@@ -433,10 +437,12 @@ pub fn main() -> i32 {
             tree,
             max_positions,
             proof_positions,
-        }) => match epd {
-            Some(path) => pioneer::study_set(&path, depth, max_positions, proof_positions),
-            None => pioneer::study(fen.as_deref(), depth, tree, max_positions, proof_positions),
-        },
+            syzygy,
+        }) => pioneer::StudyOptions::new(depth, tree, max_positions, proof_positions, syzygy)
+            .and_then(|options| match epd {
+                Some(path) => pioneer::study_set(&path, &options),
+                None => pioneer::study(fen.as_deref(), &options),
+            }),
         Some(Command::Book { command }) => book::run(command),
         Some(Command::Annotate {
             input,

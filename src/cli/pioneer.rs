@@ -10,12 +10,13 @@ use crate::explain::{check_plans, checked_report, zone_order, CheckLimits};
 use crate::pioneer::attack::TrajectoryLimits;
 use crate::pioneer::plan::report_of;
 use crate::pioneer::proof::{prove_study, ProofOutcome, ProofRound, StudyProofs};
-use crate::pioneer::study::{solve, Study};
+use crate::pioneer::study::{solve, Study, StudyResult, StudySettings};
 use crate::pioneer::svg::draw;
 use crate::pioneer::zone::Analysis;
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::{parse_fen, side_name, Board, Color, Move, START_FEN};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 fn parse_side(side: Option<&str>) -> Result<Option<Color>, String> {
@@ -152,25 +153,66 @@ struct StudyRun {
     elapsed: Duration,
 }
 
-/// Runs the zone search and the proofs from `board`, reporting progress on standard error.
-fn run_study(
-    board: &Board,
+/// What `tropa study` was asked for.
+pub struct StudyOptions {
+    /// Search horizon in plies (default: from the zones' timing).
     depth: Option<u32>,
+    /// Print the zone search's tree.
     tree: bool,
+    /// Largest zone-search tree.
     max_positions: usize,
+    /// Largest proof tree from the start position.
     proof_positions: usize,
-) -> StudyRun {
+    /// Trajectory limits and endgame tables of every tree.
+    settings: StudySettings,
+}
+
+impl StudyOptions {
+    /// The options of the command line; an error when `--syzygy` names no readable tables.
+    pub fn new(
+        depth: Option<u32>,
+        tree: bool,
+        max_positions: usize,
+        proof_positions: usize,
+        syzygy: Option<String>,
+    ) -> Result<StudyOptions, String> {
+        let tables = syzygy
+            .as_deref()
+            .map(super::tools::open_tables)
+            .transpose()?;
+        Ok(StudyOptions {
+            depth,
+            tree,
+            max_positions,
+            proof_positions,
+            settings: StudySettings {
+                limits: TrajectoryLimits::default(),
+                tables: tables.map(Arc::new),
+            },
+        })
+    }
+}
+
+/// Runs the zone search and the proofs from `board`, reporting progress on standard error.
+fn run_study(board: &Board, options: &StudyOptions) -> StudyRun {
     let start = Instant::now();
-    let limits = TrajectoryLimits::default();
-    let study = solve(board, depth, limits, tree, max_positions, &mut |first| {
-        eprintln!(
-            "zone search of {}: {}, {} positions, {:.1} s",
-            line_to_numbered_san(board, &[first.mv]),
-            first.result.verdict,
-            first.result.positions,
-            start.elapsed().as_secs_f64()
-        )
-    });
+    let settings = &options.settings;
+    let study = solve(
+        board,
+        options.depth,
+        settings,
+        options.tree,
+        options.max_positions,
+        &mut |first| {
+            eprintln!(
+                "zone search of {}: {}, {} positions, {:.1} s",
+                line_to_numbered_san(board, &[first.mv]),
+                first.result.verdict,
+                first.result.positions,
+                start.elapsed().as_secs_f64()
+            )
+        },
+    );
     let mut report_round = |mv: Option<Move>, r: &ProofRound| {
         let what = mv.map_or("the start position".to_string(), |m| {
             line_to_numbered_san(board, &[m])
@@ -188,7 +230,13 @@ fn run_study(
             r.elapsed.as_secs_f64()
         );
     };
-    let proofs = prove_study(board, &study, limits, proof_positions, &mut report_round);
+    let proofs = prove_study(
+        board,
+        &study,
+        settings,
+        options.proof_positions,
+        &mut report_round,
+    );
     StudyRun {
         study,
         proofs,
@@ -196,17 +244,19 @@ fn run_study(
     }
 }
 
+/// ", N valued by the tables" when the study has tables.
+fn table_leaves(options: &StudyOptions, result: &StudyResult) -> String {
+    match options.settings.tables {
+        Some(_) => format!(", {} valued by the tables", result.table_leaves),
+        None => String::new(),
+    }
+}
+
 /// `tropa study`: the zone search, its verdict, main line and tree size, then the proof of
 /// what the side to move gets, then every first move with its zone verdict and its proof.
-pub fn study(
-    fen: Option<&str>,
-    depth: Option<u32>,
-    tree: bool,
-    max_positions: usize,
-    proof_positions: usize,
-) -> Result<(), String> {
+pub fn study(fen: Option<&str>, options: &StudyOptions) -> Result<(), String> {
     let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
-    let run = run_study(&board, depth, tree, max_positions, proof_positions);
+    let run = run_study(&board, options);
     let (study, proofs) = (&run.study, &run.proofs);
     let unfinished = |r: &crate::pioneer::study::StudyResult| {
         if r.complete {
@@ -232,11 +282,12 @@ pub fn study(
         line_to_numbered_san(&board, &root.line)
     );
     say!(
-        "positions in the tree: {} ({} visits)",
+        "positions in the tree: {} ({} visits{})",
         root.positions,
-        root.nodes
+        root.nodes,
+        table_leaves(options, root)
     );
-    if tree {
+    if options.tree {
         say!("the tree (each move with its value for the side that made it):");
         for t in &study.tree {
             say!("  {}{} {:+}", "  ".repeat(t.ply as usize), t.san, t.value);
@@ -257,10 +308,11 @@ pub fn study(
         line_to_numbered_san(&board, &proof.result.line)
     );
     say!(
-        "positions in the tree: {} ({} rounds, {:.1} ms)",
+        "positions in the tree: {} ({} rounds, {:.1} ms{})",
         proof.result.positions,
         proof.rounds,
-        proof.elapsed.as_secs_f64() * 1000.0
+        proof.elapsed.as_secs_f64() * 1000.0,
+        table_leaves(options, &proof.result)
     );
     say!("first moves, each with a zone-search tree and a proof of its own:");
     for (f, proof) in study.first_moves.iter().zip(&proofs.first_moves) {
@@ -331,12 +383,7 @@ fn claim_of(record: &Record) -> Result<Claim, String> {
 /// of the zone tree and the proof tree from the start position, the time — then the totals,
 /// where a record counts as solved and proven when both hold. Every record is checked before
 /// any is run, so that a bad line costs no search.
-pub fn study_set(
-    path: &Path,
-    depth: Option<u32>,
-    max_positions: usize,
-    proof_positions: usize,
-) -> Result<(), String> {
+pub fn study_set(path: &Path, options: &StudyOptions) -> Result<(), String> {
     let records = read_suite(path)?;
     let mut claims = Vec::new();
     for record in &records {
@@ -350,7 +397,7 @@ pub fn study_set(
     for (record, claim) in records.iter().zip(claims) {
         let board = record.game.board();
         eprintln!("{}: {}", record.place, record.id);
-        let run = run_study(board, depth, false, max_positions, proof_positions);
+        let run = run_study(board, options);
         let proof = &run.proofs.root;
         let played = proof.result.line.first().copied();
         let is_solved = played.is_some_and(|m| record.best.contains(&m));

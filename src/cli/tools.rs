@@ -222,13 +222,7 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), String> {
     engine.options.move_overhead = 0;
     engine.set_network(args.net.clone());
     if let Some(paths) = &args.syzygy {
-        let tables = crate::search::syzygy::Tablebases::open(paths)?;
-        if tables.files() == 0 {
-            return Err(format!(
-                "--syzygy: no Syzygy tables (*.rtbw, *.rtbz) in '{paths}'"
-            ));
-        }
-        engine.tablebases = Some(tables);
+        engine.tablebases = Some(open_tables(paths)?);
     }
     let time = match (args.depth, args.time) {
         (None, None) => Some(5.0),
@@ -250,6 +244,17 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), String> {
         say!("best move {}", move_to_san(game.board(), best));
     }
     Ok(())
+}
+
+/// The tables of `--syzygy PATHS`; an error when they cannot be read or there are none.
+pub(crate) fn open_tables(paths: &str) -> Result<crate::tablebases::Tablebases, String> {
+    let tables = crate::tablebases::Tablebases::open(paths)?;
+    if tables.files() == 0 {
+        return Err(format!(
+            "--syzygy: no Syzygy tables (*.rtbw, *.rtbz) in '{paths}'"
+        ));
+    }
+    Ok(tables)
 }
 
 /// `tropa tune`.

@@ -11,7 +11,7 @@ pub mod format;
 pub mod play;
 
 use crate::eval::nnue::Network;
-use crate::search::syzygy::Tablebases;
+use crate::tablebases::Tablebases;
 use format::{Evaluation, RunHeader};
 use play::{play_game, PlaySettings};
 use std::collections::BTreeSet;

@@ -16,8 +16,8 @@
 use super::format::{GameRecord, Outcome, Ply};
 use crate::eval::insufficient_material;
 use crate::rules::{legal_moves, Board, Color, Game, GameStatus, Move};
-use crate::search::syzygy::Tablebases;
 use crate::search::{Engine, Limits, SearchControl, Silent};
+use crate::tablebases::Tablebases;
 use crate::util::Rng;
 use shakmaty_syzygy::Wdl;
 

@@ -17,8 +17,9 @@
 //! hold proven deeper says more, and the forecast counts the moves to the target, so a gain may
 //! come a move or two past it.
 
-use super::attack::TrajectoryLimits;
-use super::study::{Admission, Study, StudyResult, StudyVerdict, ZoneSearch, MAX_HORIZON, WIN};
+use super::study::{
+    Admission, Study, StudyResult, StudySettings, StudyVerdict, ZoneSearch, MAX_HORIZON, WIN,
+};
 use crate::rules::{repetition_key, side_name, Board, Color, Move};
 use std::time::{Duration, Instant};
 
@@ -122,7 +123,7 @@ pub fn prove(
     board: &Board,
     attacker: Color,
     horizon: u32,
-    limits: TrajectoryLimits,
+    settings: &StudySettings,
     history: &[u64],
     max_positions: usize,
     on_round: &mut dyn FnMut(&ProofRound),
@@ -134,7 +135,7 @@ pub fn prove(
         let mut budget = FIRST_BUDGET.min(max_positions);
         loop {
             rounds += 1;
-            let result = ZoneSearch::new(limits)
+            let result = ZoneSearch::with_settings(settings)
                 .with_admission(Admission::Proof { attacker })
                 .with_history(history)
                 .with_max_positions(budget)
@@ -213,7 +214,7 @@ pub struct StudyProofs {
 pub fn prove_study(
     board: &Board,
     study: &Study,
-    limits: TrajectoryLimits,
+    settings: &StudySettings,
     max_positions: usize,
     on_round: &mut dyn FnMut(Option<Move>, &ProofRound),
 ) -> StudyProofs {
@@ -222,7 +223,7 @@ pub fn prove_study(
         board,
         mover,
         study.root.horizon,
-        limits,
+        settings,
         &[],
         max_positions,
         &mut |r| on_round(None, r),
@@ -242,7 +243,7 @@ pub fn prove_study(
                 &child,
                 attacker_for(first.result.verdict, mover),
                 first.result.horizon.max(1),
-                limits,
+                settings,
                 &history,
                 (max_positions / 4).clamp(1, budget),
                 &mut |r| on_round(Some(first.mv), r),
@@ -273,7 +274,7 @@ mod tests {
             &board,
             attacker,
             horizon,
-            TrajectoryLimits::default(),
+            &StudySettings::default(),
             &[],
             max,
             &mut |r| rounds.push(*r),
@@ -287,6 +288,43 @@ mod tests {
         let own = rounds.iter().rev().find(|r| r.horizon == p.result.horizon);
         assert_eq!(own.unwrap().complete, p.result.complete);
         (board, p, rounds)
+    }
+
+    /// King and pawn against king, the king in front of its pawn on the sixth rank: the zone
+    /// model sees the defending king stop the pawn and holds no more than a draw; the Syzygy
+    /// tables (the 3-4-piece set in `../shared/data/syzygy`) know the win, and the proof with
+    /// them proves it, with a first move that keeps it.
+    #[test]
+    fn the_tables_prove_a_win_the_zone_model_cannot_see() {
+        let fen = "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1";
+        let (board, p, _) = proof(fen, Color::White, 3, MAX_PROOF_POSITIONS);
+        assert_eq!(p.outcome, ProofOutcome::Holds, "{}", p.summary());
+        assert_eq!(p.result.table_leaves, 0);
+
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/syzygy");
+        let tables = crate::tablebases::Tablebases::open(folder.to_str().unwrap())
+            .expect("the shared Syzygy tables");
+        let settings = StudySettings {
+            tables: Some(std::sync::Arc::new(tables)),
+            ..StudySettings::default()
+        };
+        let p = prove(
+            &board,
+            Color::White,
+            3,
+            &settings,
+            &[],
+            MAX_PROOF_POSITIONS,
+            &mut |_| {},
+        );
+        assert_eq!(p.outcome, ProofOutcome::Wins, "{}", p.summary());
+        assert!(p.result.table_leaves > 0);
+        // The searched position itself is never taken from the tables: the proof has a line.
+        let first = *p.result.line.first().expect("a first move");
+        let mut after = board.clone();
+        after.play_unchecked(first);
+        let tables = settings.tables.as_ref().unwrap();
+        assert_eq!(tables.probe_wdl(&after), Some(shakmaty_syzygy::Wdl::Loss));
     }
 
     /// Réti's study: with White on zone moves and Black on every move, the draw after 1.Kg7 is
@@ -304,7 +342,7 @@ mod tests {
             &after,
             attacker_for(StudyVerdict::BlackWins, Color::White),
             8,
-            TrajectoryLimits::default(),
+            &StudySettings::default(),
             &[repetition_key(&board)],
             MAX_PROOF_POSITIONS,
             &mut |_| {},

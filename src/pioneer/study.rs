@@ -31,12 +31,18 @@ use crate::rules::see::exchange_on_square;
 use crate::rules::{
     is_capture, legal_moves, piece_value, repetition_key, Board, Color, Move, Piece,
 };
+use crate::tablebases::{has_castling_rights, Tablebases};
+use shakmaty_syzygy::Wdl;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// Material lead (centipawns) that counts as a win.
 pub const WIN: i32 = 300;
 /// Value of being mated.
 pub const MATE: i32 = 30_000;
+/// Value of a position the endgame tables call won (less the plies to reach it): above every
+/// material lead, below every mate.
+pub const TABLE_WIN: i32 = MATE / 2;
 /// Longest horizon the automatic choice takes.
 pub const MAX_HORIZON: u32 = 15;
 /// Default limit on the positions of one tree; a search that reaches it stops unfinished.
@@ -92,6 +98,8 @@ pub struct StudyResult {
     pub positions: usize,
     /// Positions visited, repetitions through the table included.
     pub nodes: u64,
+    /// Positions valued by the endgame tables (each visit counted).
+    pub table_leaves: u64,
     /// Horizon in plies.
     pub horizon: u32,
     /// Did the search finish within its position limit (otherwise nothing is proven)?
@@ -174,9 +182,21 @@ pub enum Admission {
     },
 }
 
+/// What every tree of a study is searched with.
+#[derive(Clone, Default)]
+pub struct StudySettings {
+    /// Limits of the trajectories the zones are formed from.
+    pub limits: TrajectoryLimits,
+    /// Syzygy tables, if given: every position they cover (but the searched position itself)
+    /// is a leaf valued by their verdict instead of the zone model.
+    pub tables: Option<Arc<Tablebases>>,
+}
+
 /// The zone search engine.
 pub struct ZoneSearch {
     limits: TrajectoryLimits,
+    tables: Option<Arc<Tablebases>>,
+    table_leaves: u64,
     admission: Admission,
     /// The tree, move by move in search order, when tracing is on.
     pub trace: Option<Vec<TraceLine>>,
@@ -194,6 +214,8 @@ impl ZoneSearch {
     pub fn new(limits: TrajectoryLimits) -> Self {
         ZoneSearch {
             limits,
+            tables: None,
+            table_leaves: 0,
             admission: Admission::ZoneMoves,
             trace: None,
             table: HashMap::new(),
@@ -203,6 +225,14 @@ impl ZoneSearch {
             history: Vec::new(),
             max_positions: MAX_POSITIONS,
             aborted: false,
+        }
+    }
+
+    /// A search of `settings`: its trajectory limits and its tables.
+    pub fn with_settings(settings: &StudySettings) -> Self {
+        ZoneSearch {
+            tables: settings.tables.clone(),
+            ..ZoneSearch::new(settings.limits)
         }
     }
 
@@ -254,9 +284,29 @@ impl ZoneSearch {
             line,
             positions: self.positions.len(),
             nodes: self.nodes,
+            table_leaves: self.table_leaves,
             horizon,
             complete: !self.aborted,
         }
+    }
+
+    /// The tables' value of `board`, `ply` plies into the tree, for the side to move: `None`
+    /// where no table covers it (castling rights included: the tables know none). The
+    /// position is read as if its halfmove clock were zero, so a win the 50-move rule would
+    /// spoil from a later clock still counts; a win or loss the rule turns into a draw from
+    /// zero is a draw.
+    fn table_value(&mut self, board: &Board, ply: u32) -> Option<i32> {
+        let tables = self.tables.as_ref()?;
+        if board.occupied().len() as usize > tables.max_pieces() || has_castling_rights(board) {
+            return None;
+        }
+        let value = match tables.probe_wdl(board)? {
+            Wdl::Win => TABLE_WIN - ply as i32,
+            Wdl::Loss => -TABLE_WIN + ply as i32,
+            Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => 0,
+        };
+        self.table_leaves += 1;
+        Some(value)
     }
 
     fn line(&self, board: &Board, horizon: u32) -> Vec<Move> {
@@ -350,6 +400,11 @@ impl ZoneSearch {
         }
         if insufficient_material(board) || self.is_repetition() {
             return 0;
+        }
+        if ply > 0 {
+            if let Some(value) = self.table_value(board, ply) {
+                return value;
+            }
         }
         let key = (board.hash(), depth);
         let mut table_move = None;
@@ -455,15 +510,16 @@ pub struct Study {
 pub fn solve(
     board: &Board,
     horizon: Option<u32>,
-    limits: TrajectoryLimits,
+    settings: &StudySettings,
     trace: bool,
     max_positions: usize,
     on_first_move: &mut dyn FnMut(&FirstMove),
 ) -> Study {
+    let limits = settings.limits;
     let horizon = horizon
         .unwrap_or_else(|| ZoneSearch::horizon(board, limits))
         .max(1);
-    let mut search = ZoneSearch::new(limits).with_max_positions(max_positions);
+    let mut search = ZoneSearch::with_settings(settings).with_max_positions(max_positions);
     if trace {
         search.trace = Some(Vec::new());
     }
@@ -488,11 +544,12 @@ pub fn solve(
                 line: Vec::new(),
                 positions: 0,
                 nodes: 0,
+                table_leaves: 0,
                 horizon: horizon - 1,
                 complete: false,
             }
         } else {
-            ZoneSearch::new(limits)
+            ZoneSearch::with_settings(settings)
                 .with_max_positions(max_positions.min(budget))
                 .with_history(&[repetition_key(board)])
                 .run(&child, horizon - 1)
@@ -557,7 +614,7 @@ mod tests {
         let study = solve(
             &board,
             None,
-            TrajectoryLimits::default(),
+            &StudySettings::default(),
             false,
             MAX_POSITIONS,
             &mut |_| {},

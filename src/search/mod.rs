@@ -260,7 +260,7 @@ pub struct Engine {
     /// Search settings.
     pub options: SearchOptions,
     /// The endgame tablebases (`SyzygyPath`), if any.
-    pub tablebases: Option<syzygy::Tablebases>,
+    pub tablebases: Option<crate::tablebases::Tablebases>,
     /// The learned evaluation in use (`None`: the hand-crafted one).
     network: Option<Arc<Network>>,
 }

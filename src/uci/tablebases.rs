@@ -3,8 +3,8 @@
 
 use super::options::OptionValue;
 use super::Output;
-use crate::search::syzygy::Tablebases;
 use crate::search::Engine;
+use crate::tablebases::Tablebases;
 
 /// The option names this module handles.
 pub const OPTIONS: [&str; 4] = [
