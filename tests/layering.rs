@@ -1,7 +1,7 @@
 //! The engine's modules depend on each other one way only: rules → eval → search → uci/cli, with
-//! PIONEER beside the search and the book beside both; the endgame tables below the search and
-//! PIONEER, knowing only the rules. The rules are a crate of their own, so the
-//! compiler keeps them apart; inside the engine crate this test does the same for the modules, by
+//! PIONEER beside the search and the book beside both, and the endgame tables, which know only
+//! the rules, below the search and PIONEER. The rules are a crate of their own, so the compiler
+//! keeps them apart; inside the engine crate this test does the same for the modules, by
 //! reading every `crate::module` path in `src/`. A new arrow that is not in `ALLOWED` — an upward
 //! one, or one that closes a circle — fails here with the file that draws it.
 

@@ -258,7 +258,7 @@ pub fn study(fen: Option<&str>, options: &StudyOptions) -> Result<(), String> {
     let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
     let run = run_study(&board, options);
     let (study, proofs) = (&run.study, &run.proofs);
-    let unfinished = |r: &crate::pioneer::study::StudyResult| {
+    let unfinished = |r: &StudyResult| {
         if r.complete {
             String::new()
         } else if r.positions == 0 {

@@ -57,8 +57,8 @@ pub const CLAIM_EXTRA_DEPTH: i32 = 4;
 /// How deep and how wide each check searches. The plans are checked in rounds: first at
 /// `depth`, then two plies deeper while the deeper round is expected to fit the node `budget`
 /// of the whole check (the nodes spent so far and `DEEPEN_COST` times those of the last round,
-/// at most every search's node limit) and `max_depth` allows; the last round's verdicts stand. Node counts, not time, decide, so
-/// a check is deterministic.
+/// at most every search's node limit) and `max_depth` allows; the last round's verdicts stand.
+/// Node counts, not time, decide, so a check is deterministic.
 #[derive(Clone, Copy, Debug)]
 pub struct CheckLimits {
     /// Depth of every search of the first round (the best move's and each plan's).
@@ -150,9 +150,9 @@ impl PlanCheck {
 /// answer to the check instead.
 /// The rounds follow `limits` (see `CheckLimits`); then the zones called a win (`claims_win`)
 /// get one round more: their first moves and the best moves they are measured against are
-/// searched as deep as `limits.claim_budget` is expected to allow, at most `CLAIM_EXTRA_DEPTH` past
-/// the last round and past `limits.max_depth`. A claimed win is what a reader acts on, and a
-/// few searches go deeper than all of them could.
+/// searched as deep as `limits.claim_budget` is expected to allow, at most `CLAIM_EXTRA_DEPTH`
+/// past the last round and past `limits.max_depth`. A claimed win is what a reader acts on,
+/// and a few searches go deeper than all of them could.
 pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> Vec<PlanCheck> {
     let mut engine = checking_engine(16);
     let mut depth = limits.depth;
