@@ -8,9 +8,10 @@
 //! the side to move's plans are measured: the opponent's plans are played after a pass and are
 //! not moves of this position.
 
-use super::{check_plans, checking_engine, claims_win, ranked, run, CheckLimits, PlanStatus};
+use super::{check_plans, claims_win, ranked, run, CheckLimits, PlanStatus};
 use crate::pioneer::zone::Analysis;
 use crate::rules::{Board, Move};
+use crate::search::Engine;
 
 /// What the referee search said of one position's plans.
 #[derive(Clone, Debug)]
@@ -84,7 +85,7 @@ pub fn measure_position(
                 .map(|mv| (mv, c.status == PlanStatus::Confirmed))
         })
         .collect();
-    let mut engine = checking_engine(64);
+    let mut engine = Engine::new(64, 1);
     engine.clear();
     let root = run(&mut engine, board, referee, None);
     let mut score_of = |mv: Move| {

@@ -154,7 +154,7 @@ impl PlanCheck {
 /// past the last round and past `limits.max_depth`. A claimed win is what a reader acts on,
 /// and a few searches go deeper than all of them could.
 pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> Vec<PlanCheck> {
-    let mut engine = checking_engine(16);
+    let mut engine = Engine::new(16, 1);
     let mut depth = limits.depth;
     let mut spent = 0;
     // A round `plies` deeper costs about `DEEPEN_COST` times the last one for every two plies,
@@ -194,15 +194,6 @@ pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> V
         }
     }
     checks
-}
-
-/// The engine of the checks: Tropa's own search with its built-in net, the evaluation it plays
-/// with (its scores are on the hand-crafted scale, so the margins in centipawns hold), on a
-/// table of `hash_mb` MB.
-pub(crate) fn checking_engine(hash_mb: usize) -> Engine {
-    let mut engine = Engine::new(hash_mb, 1);
-    engine.set_network(Some(crate::eval::nnue::builtin()));
-    engine
 }
 
 /// Does `check` search the first move of a zone that wins by the zone model, the opponent's
