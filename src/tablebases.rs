@@ -82,6 +82,18 @@ impl Tablebases {
     }
 }
 
+/// The 3–4-piece tables beside the repository (`../shared/data/syzygy`), which the tests of
+/// every module that probes use.
+#[cfg(test)]
+pub(crate) fn shared_tables() -> Tablebases {
+    Tablebases::open(SHARED_TABLES).expect("the shared Syzygy tables")
+}
+
+/// Where `shared_tables` are.
+#[cfg(test)]
+pub(crate) const SHARED_TABLES: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/syzygy");
+
 /// Does either side still have a castling right (the tables know no castling)?
 pub(crate) fn has_castling_rights(board: &Board) -> bool {
     [Color::White, Color::Black].into_iter().any(|c| {

@@ -190,10 +190,9 @@ fn book_build_skips_a_bad_game_naming_it_and_draws_no_progress_in_logs() {
 /// missing folder is an error.
 #[test]
 fn analyse_with_tablebases_scores_the_known_win() {
-    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/syzygy");
     let fen = "8/8/8/8/8/2k5/8/K2Q1r2 w - - 0 1";
     let args = ["analyse", "--fen", fen, "--depth", "6"];
-    let with = tropa(&[&args[..], &["--syzygy", tables]].concat());
+    let with = tropa(&[&args[..], &["--syzygy", TABLES]].concat());
     assert!(with.status.success(), "{}", stderr(&with));
     let text = stdout(&with);
     let last = text.lines().rev().find(|l| l.starts_with("depth")).unwrap();
@@ -204,7 +203,15 @@ fn analyse_with_tablebases_scores_the_known_win() {
         !without.contains("TB win") && !without.contains("tbhits"),
         "{without}"
     );
-    let missing = tropa(&[&args[..], &["--syzygy", "/nonexistent/syzygy"]].concat());
+    refuses_missing_tables(&args);
+}
+
+/// The shared 3–4-piece Syzygy tables beside the repository.
+const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/syzygy");
+
+/// `tropa ARGS --syzygy` with a missing folder fails, naming it.
+fn refuses_missing_tables(args: &[&str]) {
+    let missing = tropa(&[args, &["--syzygy", "/nonexistent/syzygy"]].concat());
     assert!(!missing.status.success());
     assert!(
         stderr(&missing).contains("cannot read the folder '/nonexistent/syzygy'"),
@@ -218,23 +225,16 @@ fn analyse_with_tablebases_scores_the_known_win() {
 /// before any search.
 #[test]
 fn study_with_tablebases_proves_the_known_win() {
-    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/syzygy");
     let args = ["study", "--fen", "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1"];
     let without = stdout(&tropa(&args));
     assert!(
         without.contains("White at least draws") && !without.contains("valued by the tables"),
         "{without}"
     );
-    let with = tropa(&[&args[..], &["--syzygy", tables]].concat());
+    let with = tropa(&[&args[..], &["--syzygy", TABLES]].concat());
     assert!(with.status.success(), "{}", stderr(&with));
     let text = stdout(&with);
     assert!(text.contains("proven within 3 plies: White wins"), "{text}");
     assert!(text.contains("valued by the tables"), "{text}");
-    let missing = tropa(&[&args[..], &["--syzygy", "/nonexistent/syzygy"]].concat());
-    assert!(!missing.status.success());
-    assert!(
-        stderr(&missing).contains("cannot read the folder '/nonexistent/syzygy'"),
-        "{}",
-        stderr(&missing)
-    );
+    refuses_missing_tables(&args);
 }

@@ -217,8 +217,7 @@ mod tests {
     /// On the shared 3–4-piece tables (`../shared/data/syzygy`, as the search's tests use).
     #[test]
     fn tablebase_positions_end_with_the_tables_verdict() {
-        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/syzygy");
-        let tables = Tablebases::open(folder).expect("the shared Syzygy tables");
+        let tables = crate::tablebases::shared_tables();
         let verdict = |fen: &str| {
             let game = Game::from_uci(Some(fen), &[], false).unwrap();
             tablebase_outcome(&game, &tables)

@@ -184,7 +184,7 @@ pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> V
         .filter(|&d| d <= limits.max_depth + CLAIM_EXTRA_DEPTH)
         .take_while(|&d| expected(claim_nodes, claim_searches, d - depth) <= limits.claim_budget)
         .last();
-    if let (Some(depth), true) = (claim_depth, claim_nodes > 0) {
+    if let Some(depth) = claim_depth.filter(|_| claim_nodes > 0) {
         let mut searches = Searches::new(&mut engine, CheckLimits { depth, ..limits });
         for check in checks.iter_mut().filter(|c| claims_win(analysis, board, c)) {
             if let Some(mv) = check.first_move {

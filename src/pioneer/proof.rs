@@ -301,11 +301,8 @@ mod tests {
         assert_eq!(p.outcome, ProofOutcome::Holds, "{}", p.summary());
         assert_eq!(p.result.table_leaves, 0);
 
-        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/syzygy");
-        let tables = crate::tablebases::Tablebases::open(folder.to_str().unwrap())
-            .expect("the shared Syzygy tables");
         let settings = StudySettings {
-            tables: Some(std::sync::Arc::new(tables)),
+            tables: Some(std::sync::Arc::new(crate::tablebases::shared_tables())),
             ..StudySettings::default()
         };
         let p = prove(

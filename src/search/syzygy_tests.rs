@@ -5,14 +5,11 @@
 use super::*;
 use crate::rules::{parse_fen, Game, GameStatus};
 use crate::search::{Engine, Limits, SearchControl, Silent};
+use crate::tablebases::{shared_tables as tables, SHARED_TABLES};
 use std::path::PathBuf;
 
 fn tables_folder() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/syzygy")
-}
-
-fn tables() -> Tablebases {
-    Tablebases::open(tables_folder().to_str().unwrap()).expect("the shared Syzygy tables")
+    PathBuf::from(SHARED_TABLES)
 }
 
 fn board(fen: &str) -> Board {
