@@ -102,11 +102,15 @@ impl Attack {
     /// dropped — an auxiliary zone, the support trajectories to the controlled squares, comes
     /// first (seed: "play in the main zone should be postponed for play in an auxiliary zone
     /// connected with removing the reason for the rejection").
-    /// Only short attacks (`POSTPONE_MAX_FORECAST`) held up at a single square are postponed.
+    /// Only short attacks (`POSTPONE_MAX_FORECAST`) held up by a single piece are postponed: one
+    /// cause to remove, however many stops it controls (a king in front of a pawn controls two).
     pub fn postponable(&self) -> bool {
+        let stops = self.controlled_stops();
         !self.rejections.is_empty()
             && self.forecast() <= POSTPONE_MAX_FORECAST
-            && self.controlled_stops().len() == 1
+            && stops
+                .first()
+                .is_some_and(|&(_, by)| stops.iter().all(|s| s.1 == by))
             && self.rejections.iter().all(|r| {
                 matches!(
                     r,
@@ -593,6 +597,21 @@ mod tests {
         let a = attack_on(&board, Square::A1, Square::D5, TrajectoryLimits::default()).unwrap();
         assert!(a.rejections.iter().any(|r| r.number() == 2));
         assert!(!a.live());
+    }
+
+    #[test]
+    fn a_pawn_held_up_by_one_piece_is_postponed() {
+        // The king on c8 controls d7 and d8: one cause to remove (1.Kc6 defends d7, the
+        // escort), so the promotion waits for it instead of being dropped.
+        let board = parse_fen("2k5/8/1K1P4/8/8/8/8/8 w - - 0 1", false).unwrap();
+        let a = promotion(&board, Square::D6, TrajectoryLimits::default()).unwrap();
+        assert_eq!(a.controlled_stops().len(), 2);
+        assert!(!a.live() && a.postponable());
+        // The rook on h7 controls d7 and the knight on b7 controls d8: two causes, dropped.
+        let board = parse_fen("7k/1n5r/3P4/8/8/8/8/K7 w - - 0 1", false).unwrap();
+        let a = promotion(&board, Square::D6, TrajectoryLimits::default()).unwrap();
+        assert_eq!(a.controlled_stops().len(), 2);
+        assert!(!a.live() && !a.postponable());
     }
 
     #[test]

@@ -427,6 +427,14 @@ mod tests {
     }
 
     #[test]
+    fn the_king_escorts_a_pawn_the_enemy_king_holds_up() {
+        // K+P v K with the defending king in front: 1.Kc6 defends d7 for the postponed
+        // promotion (the winning move), and is planned.
+        let planned = moves("2k5/8/1K1P4/8/8/8/8/8 w - - 0 1", 3);
+        assert!(planned.contains(&"Kc6".to_string()), "{planned:?}");
+    }
+
+    #[test]
     fn the_defender_clears_its_own_defence_route() {
         // As in the seed's diagram 58: N c5–e6–f8 defends h7 against B h5–d1–c2×h7 in time
         // only if the bishop leaves f8 first; that step is a plan of its own.
