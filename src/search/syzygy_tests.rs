@@ -6,11 +6,6 @@ use super::*;
 use crate::rules::{parse_fen, Game, GameStatus};
 use crate::search::{Engine, Limits, SearchControl, Silent};
 use crate::tablebases::{shared_tables as tables, SHARED_TABLES};
-use std::path::PathBuf;
-
-fn tables_folder() -> PathBuf {
-    PathBuf::from(SHARED_TABLES)
-}
 
 fn board(fen: &str) -> Board {
     parse_fen(fen, false).unwrap()
@@ -222,7 +217,7 @@ fn bad_files_are_reported_and_never_crash() {
     let dir = std::env::temp_dir().join(format!("tropa-syzygy-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let good = std::fs::read(tables_folder().join("KRvK.rtbw")).unwrap();
+    let good = std::fs::read(std::path::Path::new(SHARED_TABLES).join("KRvK.rtbw")).unwrap();
     // Wrong magic.
     let mut bad = good.clone();
     bad[0] ^= 0xff;
