@@ -69,11 +69,10 @@ impl EvalOptions {
 
     /// The evaluation in use, in words.
     fn describe(&self) -> String {
-        let shape = |net: &Network| format!("(768 -> {}x2 -> 1)", net.hidden());
         match (self.use_nnue, &self.file) {
             (false, _) => "hand-crafted (UseNNUE false)".to_string(),
-            (true, None) => format!("the built-in net {}", shape(&nnue::builtin())),
-            (true, Some((path, net))) => format!("net {path} {}", shape(net)),
+            (true, None) => format!("the built-in net {}", nnue::builtin().shape()),
+            (true, Some((path, net))) => format!("net {path} {}", net.shape()),
         }
     }
 }

@@ -3,13 +3,13 @@
 use clap::Parser;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tropa::eval::nnue::{Network, SCALE_RANGE, TRAINING_SCALE};
+use tropa::eval::nnue::{Network, MAX_OUTPUT_BUCKETS, SCALE_RANGE, TRAINING_SCALE};
 use tropa_trainer::data::DataSet;
 use tropa_trainer::manifest::{rescaled_json, sha256_file, Manifest};
 use tropa_trainer::net::FloatNet;
 use tropa_trainer::train::{train, TrainSettings};
 
-/// Trains the net (768 -> N)x2 -> 1 and writes it in the engine's format, with a manifest
+/// Trains the net (768 -> N)x2 -> 1 (with B output buckets) and writes it in the engine's format, with a manifest
 /// (`<output>.json`) beside it; or, with `--rescale`, writes a trained net again with another
 /// output scale.
 #[derive(Parser, Debug)]
@@ -32,6 +32,9 @@ struct Args {
     /// Accumulator width N (a multiple of 16).
     #[arg(long, default_value_t = 128)]
     hidden: usize,
+    /// Output buckets: output layers for equal ranges of the number of pieces (1..=16).
+    #[arg(long, default_value_t = 1)]
+    buckets: usize,
     /// Passes over the data.
     #[arg(long, default_value_t = 20)]
     epochs: usize,
@@ -115,6 +118,9 @@ fn run(args: &Args) -> Result<(), String> {
     if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.hidden > 4096 {
         return Err("--hidden must be a multiple of 16 up to 4096".into());
     }
+    if !(1..=MAX_OUTPUT_BUCKETS).contains(&args.buckets) {
+        return Err(format!("--buckets must be in 1..={MAX_OUTPUT_BUCKETS}"));
+    }
     if args.validation_percent > 50 || args.batch == 0 || args.epochs == 0 {
         return Err("--validation-percent at most 50, --batch and --epochs positive".into());
     }
@@ -142,7 +148,7 @@ fn run(args: &Args) -> Result<(), String> {
             .max(1),
         seed: args.seed,
     };
-    let mut net = FloatNet::random(args.hidden, args.seed);
+    let mut net = FloatNet::random(args.hidden, args.buckets, args.seed);
     let start = Instant::now();
     let losses = train(&mut net, &set.train, &set.validation, &settings, &mut |l| {
         let rate = (l.epoch * set.train.len()) as f64 / start.elapsed().as_secs_f64();
@@ -163,6 +169,7 @@ fn run(args: &Args) -> Result<(), String> {
         positions: (set.train.len(), set.validation.len()),
         games: set.games,
         hidden: args.hidden,
+        buckets: args.buckets,
         seed: args.seed,
         settings: &settings,
         losses: &losses,

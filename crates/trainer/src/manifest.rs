@@ -55,6 +55,8 @@ pub struct Manifest<'a> {
     pub games: usize,
     /// Accumulator width.
     pub hidden: usize,
+    /// Output buckets.
+    pub buckets: usize,
     /// Seed of initialisation, split and shuffles.
     pub seed: u64,
     /// How it was trained.
@@ -89,10 +91,11 @@ impl Manifest<'_> {
             .collect();
         let s = self.settings;
         format!(
-            "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"architecture\": \"(768 -> {})x2 -> 1, SCReLU\",\n  \"data\": [{}],\n  \"games\": {},\n  \"train_positions\": {},\n  \"validation_positions\": {},\n  \"seed\": {},\n  \"epochs\": {},\n  \"batch\": {},\n  \"learning_rate\": {},\n  \"result_weight\": {},\n  \"scale\": {},\n  \"output_scale\": {},\n  \"losses\": [\n    {}\n  ]\n}}\n",
+            "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"architecture\": \"(768 -> {})x2 -> 1, SCReLU, {} output buckets\",\n  \"data\": [{}],\n  \"games\": {},\n  \"train_positions\": {},\n  \"validation_positions\": {},\n  \"seed\": {},\n  \"epochs\": {},\n  \"batch\": {},\n  \"learning_rate\": {},\n  \"result_weight\": {},\n  \"scale\": {},\n  \"output_scale\": {},\n  \"losses\": [\n    {}\n  ]\n}}\n",
             quote(&self.commit),
             quote(&self.net_sha256),
             self.hidden,
+            self.buckets,
             data.join(", "),
             self.games,
             self.positions.0,

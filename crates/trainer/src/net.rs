@@ -4,10 +4,14 @@
 //! Design note: the float net is the engine's net before rounding: an accumulator value of 1.0
 //! is QA in the engine, an output weight of 1.0 is QB, and the output times TRAINING_SCALE is
 //! centipawns; `quantise` rounds by those factors, and weights are kept within
-//! `FLOAT_WEIGHT_LIMIT` during training so that the rounded ones fit the engine's ranges.
+//! `FLOAT_WEIGHT_LIMIT` during training so that the rounded ones fit the engine's ranges. A
+//! position goes through the output layer of its bucket (`output_bucket` of its piece count,
+//! as in the engine); only that layer gets its gradient.
 
 use crate::data::Position;
-use tropa::eval::nnue::{Network, FLOAT_WEIGHT_LIMIT, INPUTS, QA, QB, TRAINING_SCALE};
+use tropa::eval::nnue::{
+    output_bucket, Network, FLOAT_WEIGHT_LIMIT, INPUTS, QA, QB, TRAINING_SCALE,
+};
 use tropa::util::Rng;
 
 /// The float parameters, in one vector so that the optimiser treats them alike.
@@ -15,8 +19,11 @@ use tropa::util::Rng;
 pub struct FloatNet {
     /// Accumulator width per perspective.
     pub hidden: usize,
+    /// Output buckets.
+    pub buckets: usize,
     /// Feature weights (`INPUTS × hidden`), accumulator biases (`hidden`), output weights
-    /// (`2 × hidden`, side to move's half first) and the output bias, one after the other.
+    /// (`2 × hidden` per bucket, bucket by bucket, side to move's half first) and the output
+    /// biases (one per bucket), one after the other.
     pub params: Vec<f32>,
 }
 
@@ -24,6 +31,7 @@ pub struct FloatNet {
 #[derive(Clone, Copy, Debug)]
 pub struct Layout {
     hidden: usize,
+    buckets: usize,
 }
 
 impl Layout {
@@ -31,17 +39,21 @@ impl Layout {
     pub fn biases(self) -> usize {
         INPUTS * self.hidden
     }
-    /// First output weight.
+    /// First output weight (of bucket 0).
     pub fn output(self) -> usize {
         self.biases() + self.hidden
     }
-    /// The output bias.
+    /// First output weight of `bucket`.
+    pub fn bucket_output(self, bucket: usize) -> usize {
+        self.output() + bucket * 2 * self.hidden
+    }
+    /// First output bias (of bucket 0).
     pub fn output_bias(self) -> usize {
-        self.output() + 2 * self.hidden
+        self.output() + self.buckets * 2 * self.hidden
     }
     /// Number of parameters.
     pub fn len(self) -> usize {
-        self.output_bias() + 1
+        self.output_bias() + self.buckets
     }
     /// Never empty (kept for clippy's `len_without_is_empty`).
     pub fn is_empty(self) -> bool {
@@ -63,14 +75,15 @@ pub fn sigmoid(x: f32) -> f32 {
 pub struct Activations {
     us: Vec<f32>,
     them: Vec<f32>,
+    bucket: usize,
     /// The net's output (times TRAINING_SCALE: centipawns).
     pub output: f32,
 }
 
 impl FloatNet {
-    /// A net with small random weights from `seed`.
-    pub fn random(hidden: usize, seed: u64) -> FloatNet {
-        let layout = Layout { hidden };
+    /// A net with `buckets` output buckets and small random weights from `seed`.
+    pub fn random(hidden: usize, buckets: usize, seed: u64) -> FloatNet {
+        let layout = Layout { hidden, buckets };
         let mut rng = Rng::for_stream(seed, 0);
         let mut params = vec![0.0; layout.len()];
         let feature_scale = 1.0 / ACTIVE_INPUTS.sqrt();
@@ -81,13 +94,18 @@ impl FloatNet {
         for p in &mut params[layout.output()..layout.output_bias()] {
             *p = (rng.unit() * 2.0 - 1.0) * output_scale;
         }
-        FloatNet { hidden, params }
+        FloatNet {
+            hidden,
+            buckets,
+            params,
+        }
     }
 
     /// Where each parameter group starts.
     pub fn layout(&self) -> Layout {
         Layout {
             hidden: self.hidden,
+            buckets: self.buckets,
         }
     }
 
@@ -109,7 +127,8 @@ impl FloatNet {
         let mut them = vec![0.0; self.hidden];
         self.accumulate(pos.us(), &mut us);
         self.accumulate(pos.them(), &mut them);
-        let w = &self.params[l.output()..l.output_bias()];
+        let bucket = output_bucket(pos.us().len(), self.buckets);
+        let w = &self.params[l.bucket_output(bucket)..l.bucket_output(bucket + 1)];
         let (w_us, w_them) = w.split_at(self.hidden);
         let output = us
             .iter()
@@ -121,8 +140,13 @@ impl FloatNet {
                 .zip(w_them)
                 .map(|(&a, &w)| screlu(a) * w)
                 .sum::<f32>()
-            + self.params[l.output_bias()];
-        Activations { us, them, output }
+            + self.params[l.output_bias() + bucket];
+        Activations {
+            us,
+            them,
+            bucket,
+            output,
+        }
     }
 
     /// The float evaluation in centipawns, side to move's view.
@@ -135,12 +159,12 @@ impl FloatNet {
     pub fn backward(&self, pos: &Position, act: &Activations, d_output: f32, grad: &mut [f32]) {
         let l = self.layout();
         let h = self.hidden;
-        grad[l.output_bias()] += d_output;
+        grad[l.output_bias() + act.bucket] += d_output;
         for (side, (acc, features)) in [(&act.us, pos.us()), (&act.them, pos.them())]
             .into_iter()
             .enumerate()
         {
-            let out_at = l.output() + side * h;
+            let out_at = l.bucket_output(act.bucket) + side * h;
             let mut d_acc = vec![0.0f32; h];
             for i in 0..h {
                 let a = acc[i];
@@ -189,13 +213,16 @@ impl FloatNet {
             .iter()
             .map(|&w| round(w, QB))
             .collect();
-        let output_bias = (self.params[l.output_bias()] * (QA * QB) as f32).round() as i32;
+        let output_biases = self.params[l.output_bias()..]
+            .iter()
+            .map(|&b| (b * (QA * QB) as f32).round() as i32)
+            .collect();
         Network::from_parts(
             self.hidden,
             feature_weights,
             biases,
             output_weights,
-            output_bias,
+            output_biases,
         )
     }
 }

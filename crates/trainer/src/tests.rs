@@ -71,7 +71,7 @@ fn the_loss_falls_on_a_synthetic_set() {
     let train_set = positions(&synthetic(12000, 1));
     let validation = positions(&synthetic(500, 2));
     let s = settings(6);
-    let mut net = FloatNet::random(32, 3);
+    let mut net = FloatNet::random(32, 1, 3);
     let before = (
         mean_loss(&net, &train_set, &s),
         mean_loss(&net, &validation, &s),
@@ -101,8 +101,14 @@ const MEAN_TOLERANCE_CP: f32 = 5.0;
 
 #[test]
 fn quantisation_round_trips_through_the_engine_within_tolerance() {
+    for buckets in [1, 8] {
+        quantisation_round_trip(buckets);
+    }
+}
+
+fn quantisation_round_trip(buckets: usize) {
     let data = synthetic(600, 4);
-    let mut net = FloatNet::random(32, 6);
+    let mut net = FloatNet::random(32, buckets, 6);
     train(
         &mut net,
         &positions(&data[..400]),
@@ -112,6 +118,7 @@ fn quantisation_round_trips_through_the_engine_within_tolerance() {
     );
     let file = net.quantise().to_bytes();
     let engine = Network::from_bytes(&file).expect("the trainer writes what the engine reads");
+    assert_eq!(engine.buckets(), buckets);
     let mut worst = 0.0f32;
     let mut spread = 0.0f32;
     let mut total = 0.0f32;
@@ -123,9 +130,33 @@ fn quantisation_round_trips_through_the_engine_within_tolerance() {
         spread = spread.max(float.abs());
     }
     let mean = total / 200.0;
-    assert!(worst <= TOLERANCE_CP, "worst difference {worst} cp");
-    assert!(mean <= MEAN_TOLERANCE_CP, "mean difference {mean} cp");
+    assert!(
+        worst <= TOLERANCE_CP,
+        "{buckets} buckets: worst difference {worst} cp"
+    );
+    assert!(
+        mean <= MEAN_TOLERANCE_CP,
+        "{buckets} buckets: mean difference {mean} cp"
+    );
     assert!(spread > 100.0, "a trained net that says nothing: {spread}");
+}
+
+#[test]
+fn a_position_trains_only_the_output_layer_of_its_bucket() {
+    let data = synthetic(50, 8);
+    let net = FloatNet::random(16, 8, 9);
+    let l = net.layout();
+    for (_, pos) in &data {
+        let bucket = tropa::eval::nnue::output_bucket(usize::from(pos.count), 8);
+        let mut grad = vec![0.0; net.params.len()];
+        net.backward(pos, &net.forward(pos), 1.0, &mut grad);
+        for b in 0..8 {
+            let layer = &grad[l.bucket_output(b)..l.bucket_output(b + 1)];
+            let bias = grad[l.output_bias() + b];
+            let touched = layer.iter().any(|&g| g != 0.0) || bias != 0.0;
+            assert_eq!(touched, b == bucket, "bucket {b} of a position in {bucket}");
+        }
+    }
 }
 
 #[test]

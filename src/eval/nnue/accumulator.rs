@@ -173,7 +173,7 @@ impl AccumulatorStack {
         }
         let acc = &self.values[ply * width..(ply + 1) * width];
         let (white, black) = acc.split_at(self.hidden);
-        net.output(white, black, board.side_to_move())
+        net.output(white, black, board)
     }
 }
 

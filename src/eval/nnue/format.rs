@@ -1,37 +1,40 @@
 //! The net file: a versioned header, the quantised weights, and a checksum.
 //!
 //! Design note: the file is the in-memory arrays (little-endian), so loading is a copy and a
-//! check. Layout, version 1:
+//! check. Layout, version 2 (B output buckets):
 //!
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `TropaNN\0` |
-//! | 8 | 2 | format version (1) |
+//! | 8 | 2 | format version (2) |
 //! | 10 | 2 | N, accumulator width per perspective (a multiple of 16, at most 4096) |
 //! | 12 | 2 | inputs (768) |
 //! | 14 | 2 | QA, accumulator quantisation (255) |
 //! | 16 | 2 | QB, output-weight quantisation (64) |
 //! | 18 | 2 | scale, centipawns per unit of the net's float output (50..=2000; trained at 400) |
-//! | 20 | 4 | reserved, 0 |
+//! | 20 | 2 | B, output buckets (1..=16) |
+//! | 22 | 2 | reserved, 0 |
 //! | 24 | 2·768·N | feature weights (i16), feature by feature, N each |
 //! | … | 2N | accumulator biases (i16) |
-//! | … | 4N | output weights (i16, each within ±127), side to move's half first |
-//! | … | 4 | output bias (i32, in units of QA·QB) |
+//! | … | 4N·B | output weights (i16, each within ±127), bucket by bucket, each side to move's half first |
+//! | … | 4B | output biases (i32, in units of QA·QB), bucket by bucket |
 //! | … | 8 | FNV-1a 64 checksum of every byte before it |
 //!
-//! Reading checks the size, magic, version, every constant and the scale, the reserved field, the checksum
-//! and the output-weight range (the kernels rely on it), so a net that loads evaluates without
-//! overflow checks. Every failure is an error that says what is wrong.
+//! Version 1, the format of the first nets, is the same with one bucket and bytes 20..24
+//! zero; it is still read. Reading checks the size, magic, version, every constant and the
+//! scale, the reserved field, the checksum and the output-weight range (the kernels rely on
+//! it), so a net that loads evaluates without overflow checks. Every failure is an error that
+//! says what is wrong.
 
-use super::{Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE_RANGE};
+use super::{Network, INPUTS, MAX_OUTPUT_BUCKETS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE_RANGE};
 use crate::util::{append_checksum, checked_body, CHECKSUM_BYTES};
 use std::fmt;
 use std::path::Path;
 
 /// The file signature.
 pub const MAGIC: [u8; 8] = *b"TropaNN\0";
-/// The format version this Tropa reads and writes.
-pub const VERSION: u16 = 1;
+/// The format version this Tropa writes (it reads this one and version 1).
+pub const VERSION: u16 = 2;
 /// Bytes of the header.
 pub const HEADER: usize = 24;
 /// Widest accumulator a file may declare.
@@ -49,9 +52,9 @@ impl fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
-/// Bytes of a file holding a net of width `hidden`.
-pub fn file_size(hidden: usize) -> usize {
-    HEADER + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + CHECKSUM_BYTES
+/// Bytes of a file holding a net of width `hidden` with `buckets` output buckets.
+pub fn file_size(hidden: usize, buckets: usize) -> usize {
+    HEADER + 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets + CHECKSUM_BYTES
 }
 
 fn u16_at(bytes: &[u8], at: usize) -> u16 {
@@ -68,7 +71,7 @@ fn i16s(bytes: &[u8]) -> Vec<i16> {
 impl Network {
     /// The file image of the net.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_size(self.hidden));
+        let mut out = Vec::with_capacity(file_size(self.hidden, self.buckets()));
         out.extend_from_slice(&MAGIC);
         for field in [
             VERSION,
@@ -77,16 +80,19 @@ impl Network {
             QA as u16,
             QB as u16,
             self.scale() as u16,
+            self.buckets() as u16,
+            0,
         ] {
             out.extend_from_slice(&field.to_le_bytes());
         }
-        out.extend_from_slice(&[0; 4]);
         for array in [&self.feature_weights, &self.biases, &self.output_weights] {
             for w in array.iter() {
                 out.extend_from_slice(&w.to_le_bytes());
             }
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for bias in &self.output_biases {
+            out.extend_from_slice(&bias.to_le_bytes());
+        }
         append_checksum(&mut out);
         out
     }
@@ -101,9 +107,9 @@ impl Network {
             return fail("not a Tropa net (wrong magic)".into());
         }
         let version = u16_at(bytes, 8);
-        if version != VERSION {
+        if version != 1 && version != VERSION {
             return fail(format!(
-                "net format version {version}, this Tropa reads {VERSION}"
+                "net format version {version}, this Tropa reads 1 and {VERSION}"
             ));
         }
         let hidden = usize::from(u16_at(bytes, 10));
@@ -130,10 +136,20 @@ impl Network {
                 SCALE_RANGE.end()
             ));
         }
-        if bytes[20..24] != [0; 4] {
+        let buckets = match version {
+            1 => 1,
+            _ => usize::from(u16_at(bytes, 20)),
+        };
+        if !(1..=MAX_OUTPUT_BUCKETS).contains(&buckets) {
+            return fail(format!(
+                "{buckets} output buckets, this Tropa reads 1..={MAX_OUTPUT_BUCKETS}"
+            ));
+        }
+        let reserved = if version == 1 { 20..24 } else { 22..24 };
+        if bytes[reserved].iter().any(|&b| b != 0) {
             return fail("reserved header field is not zero".into());
         }
-        let size = file_size(hidden);
+        let size = file_size(hidden, buckets);
         if bytes.len() != size {
             return fail(format!(
                 "a net of width {hidden} has {size} bytes, this file {} (truncated or padded)",
@@ -151,15 +167,24 @@ impl Network {
         };
         let feature_weights = take(INPUTS * hidden);
         let biases = take(hidden);
-        let output_weights = take(2 * hidden);
-        let output_bias = i32::from_le_bytes(body[body.len() - 4..].try_into().unwrap());
+        let output_weights = take(2 * hidden * buckets);
+        let output_biases = body[body.len() - 4 * buckets..]
+            .chunks_exact(4)
+            .map(|b| i32::from_le_bytes(b.try_into().expect("4 bytes")))
+            .collect();
         if let Some(w) = output_weights
             .iter()
             .find(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
         {
             return fail(format!("output weight {w} is beyond ±{MAX_OUTPUT_WEIGHT}"));
         }
-        let net = Network::from_parts(hidden, feature_weights, biases, output_weights, output_bias);
+        let net = Network::from_parts(
+            hidden,
+            feature_weights,
+            biases,
+            output_weights,
+            output_biases,
+        );
         Ok(net.with_scale(scale).expect("scale checked above"))
     }
 
@@ -173,7 +198,7 @@ impl Network {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::random_net;
+    use super::super::tests::{random_bucketed_net, random_net};
     use super::*;
 
     fn err(bytes: &[u8]) -> String {
@@ -184,12 +209,41 @@ mod tests {
     fn a_net_round_trips_through_its_file() {
         let net = random_net(32, 5);
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), file_size(32));
+        assert_eq!(bytes.len(), file_size(32, 1));
         let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!(back.to_bytes(), bytes);
         assert_eq!(back.hidden(), 32);
         let scaled = net.with_scale(282).unwrap().to_bytes();
         assert_eq!(Network::from_bytes(&scaled).unwrap().scale(), 282);
+        let bucketed = random_bucketed_net(16, 8, 6);
+        let bytes = bucketed.to_bytes();
+        assert_eq!(bytes.len(), file_size(16, 8));
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!((back.buckets(), back.to_bytes()), (8, bytes));
+    }
+
+    /// `net`'s file as version 1 wrote it: the same bytes with bytes 8..10 and 20..24 changed.
+    fn version_1(net: &Network) -> Vec<u8> {
+        let mut bytes = net.to_bytes();
+        bytes.truncate(bytes.len() - CHECKSUM_BYTES);
+        bytes[8..10].copy_from_slice(&1u16.to_le_bytes());
+        bytes[20..24].fill(0);
+        append_checksum(&mut bytes);
+        bytes
+    }
+
+    #[test]
+    fn a_version_1_file_is_read_as_a_net_with_one_bucket() {
+        let net = random_net(32, 7);
+        let old = Network::from_bytes(&version_1(&net)).unwrap();
+        assert_eq!(old.buckets(), 1);
+        assert_eq!(old.to_bytes(), net.to_bytes());
+        // Version 1 knew no buckets: a count there is a damaged header.
+        let mut bytes = version_1(&net);
+        bytes.truncate(bytes.len() - CHECKSUM_BYTES);
+        bytes[20] = 8;
+        append_checksum(&mut bytes);
+        assert!(err(&bytes).contains("reserved"));
     }
 
     #[test]
@@ -204,8 +258,14 @@ mod tests {
         magic[1] = b'x';
         assert!(err(&magic).contains("magic"));
         let mut version = bytes.clone();
-        version[8] = 2;
-        assert!(err(&version).contains("version 2"));
+        version[8] = 3;
+        assert!(err(&version).contains("version 3"));
+        let mut buckets = bytes.clone();
+        buckets[20] = 17;
+        assert!(err(&buckets).contains("17 output buckets"));
+        let mut reserved = bytes.clone();
+        reserved[23] = 1;
+        assert!(err(&reserved).contains("reserved"));
         let mut width = bytes.clone();
         width[10] = 17;
         assert!(err(&width).contains("multiple of 16"));

@@ -1,10 +1,13 @@
 //! The learned evaluation (issue 12): an efficiently updatable network (768 → N)×2 → 1 with a
-//! perspective accumulator and a squared clipped ReLU, in integers.
+//! perspective accumulator, a squared clipped ReLU and output buckets, in integers.
 //!
 //! Design note: each side has an accumulator of N i16 values, the sum of the weight rows of
 //! the pieces as that side sees them (`feature`: own pieces first, the board mirrored for
 //! Black) plus a bias. The output is `Σ clamp(a, 0, QA)² · w` over the side to move's
-//! accumulator and then the other's, divided by QA, plus the bias, scaled to centipawns. The
+//! accumulator and then the other's, divided by QA, plus the bias, scaled to centipawns. A net
+//! may have several output layers (buckets), one for each range of the number of pieces on the
+//! board (`output_bucket`): the accumulators are shared, and the opening and the endgame each
+//! get weights of their own for what the accumulator says. The
 //! search keeps accumulators per ply (`accumulator`) and updates them by the move's few
 //! features; `evaluate_full` computes one from scratch and is the reference the incremental
 //! update is tested against. The kernels (`simd`) are chosen once per net. The default net is
@@ -42,6 +45,15 @@ pub const MAX_OUTPUT_WEIGHT: i32 = 127;
 pub const FLOAT_WEIGHT_LIMIT: f32 = 1.98;
 /// The net's score is kept within this many centipawns of zero, far from mate scores.
 pub const EVAL_LIMIT: i32 = 10_000;
+/// Most output buckets a net may have.
+pub const MAX_OUTPUT_BUCKETS: usize = 16;
+
+/// The output bucket of a board with `pieces` pieces (kings included) in a net with `buckets`
+/// of them: the range 2..=32 cut into `buckets` equal slices (8 buckets: 2–5 pieces, 6–9, …,
+/// 30–32). More than 32 pieces, possible only from a hand-made FEN, count as 32.
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces.clamp(2, 32) - 2) * buckets / 31
+}
 
 /// The input feature of a piece of `color` on `square`, seen by `perspective`.
 pub fn feature(perspective: Color, color: Color, piece: Piece, square: Square) -> usize {
@@ -71,28 +83,31 @@ pub struct Network {
     /// `INPUTS × hidden`, feature by feature.
     feature_weights: Vec<i16>,
     biases: Vec<i16>,
-    /// `2 × hidden`, side to move's half first.
+    /// `2 × hidden` per output bucket, bucket by bucket, side to move's half first.
     output_weights: Vec<i16>,
-    output_bias: i32,
+    /// One per output bucket.
+    output_biases: Vec<i32>,
     /// Centipawns per unit of the float output (`TRAINING_SCALE` unless the file says other).
     scale: i32,
     kernel: Kernel,
 }
 
 impl Network {
-    /// A net from its quantised arrays (as a trainer produces them). Panics if the lengths do
-    /// not fit `hidden`, a programming error; files go through `from_bytes`, which checks.
+    /// A net from its quantised arrays (as a trainer produces them); the number of output
+    /// biases is the number of output buckets. Panics if the lengths do not fit `hidden`, a
+    /// programming error; files go through `from_bytes`, which checks.
     pub fn from_parts(
         hidden: usize,
         feature_weights: Vec<i16>,
         biases: Vec<i16>,
         output_weights: Vec<i16>,
-        output_bias: i32,
+        output_biases: Vec<i32>,
     ) -> Network {
         assert!(hidden > 0 && hidden.is_multiple_of(16) && hidden <= format::MAX_HIDDEN);
+        assert!((1..=MAX_OUTPUT_BUCKETS).contains(&output_biases.len()));
         assert_eq!(feature_weights.len(), INPUTS * hidden);
         assert_eq!(biases.len(), hidden);
-        assert_eq!(output_weights.len(), 2 * hidden);
+        assert_eq!(output_weights.len(), 2 * hidden * output_biases.len());
         Network {
             hidden,
             feature_weights,
@@ -101,7 +116,7 @@ impl Network {
                 .into_iter()
                 .map(|w| w.clamp(-MAX_OUTPUT_WEIGHT as i16, MAX_OUTPUT_WEIGHT as i16))
                 .collect(),
-            output_bias,
+            output_biases,
             scale: TRAINING_SCALE,
             kernel: Kernel::detect(),
         }
@@ -110,6 +125,19 @@ impl Network {
     /// Accumulator width per perspective.
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// Number of output buckets.
+    pub fn buckets(&self) -> usize {
+        self.output_biases.len()
+    }
+
+    /// The architecture in words: `(768 -> 128x2 -> 1)`, with the output buckets if several.
+    pub fn shape(&self) -> String {
+        match self.buckets() {
+            1 => format!("(768 -> {}x2 -> 1)", self.hidden),
+            b => format!("(768 -> {}x2 -> 1, {b} output buckets)", self.hidden),
+        }
     }
 
     /// Centipawns per unit of the float output.
@@ -144,14 +172,18 @@ impl Network {
         self.kernel.update(acc, &self.biases, &rows, &[]);
     }
 
-    /// Centipawns from the side to move's view, from both accumulators (`white`, `black`).
-    pub fn output(&self, white: &[i16], black: &[i16], side_to_move: Color) -> i32 {
-        let (us, them) = match side_to_move {
+    /// Centipawns from the side to move's view, from `board`'s two accumulators (`white`,
+    /// `black`); the board picks the side to move and the output bucket.
+    pub fn output(&self, white: &[i16], black: &[i16], board: &Board) -> i32 {
+        let (us, them) = match board.side_to_move() {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        let sum = self.kernel.output(us, them, &self.output_weights);
-        let raw = i64::from(sum / QA + self.output_bias);
+        let bucket = output_bucket(board.occupied().len() as usize, self.buckets());
+        let width = 2 * self.hidden;
+        let weights = &self.output_weights[bucket * width..(bucket + 1) * width];
+        let sum = self.kernel.output(us, them, weights);
+        let raw = i64::from(sum / QA + self.output_biases[bucket]);
         let cp = raw * i64::from(self.scale) / i64::from(QA * QB);
         cp.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
     }
@@ -162,7 +194,7 @@ impl Network {
         let mut black = vec![0; self.hidden];
         self.refresh(board, Color::White, &mut white);
         self.refresh(board, Color::Black, &mut black);
-        self.output(&white, &black, board.side_to_move())
+        self.output(&white, &black, board)
     }
 
     /// `board`'s score in words, White's view and the side to move's (`tropa eval`, UCI `eval`).
@@ -173,8 +205,8 @@ impl Network {
             Color::Black => -stm,
         };
         format!(
-            "net (768 -> {}x2 -> 1, scale {}, {:?} kernels): {white} (White's view), {stm} for the side to move",
-            self.hidden,
+            "net {}, scale {}, {:?} kernels: {white} (White's view), {stm} for the side to move",
+            self.shape(),
             self.scale,
             self.kernel
         )
@@ -189,14 +221,63 @@ pub(crate) mod tests {
 
     /// A net with random weights in the ranges a trainer produces.
     pub(crate) fn random_net(hidden: usize, seed: u64) -> Network {
+        random_bucketed_net(hidden, 1, seed)
+    }
+
+    /// A net with `buckets` output buckets and random weights.
+    pub(crate) fn random_bucketed_net(hidden: usize, buckets: usize, seed: u64) -> Network {
         let mut rng = Rng::for_stream(seed, 0);
         let mut draw = |n: usize, limit: i32| -> Vec<i16> {
             (0..n).map(|_| rng.symmetric(limit) as i16).collect()
         };
         let feature_weights = draw(INPUTS * hidden, 120);
         let biases = draw(hidden, 200);
-        let output_weights = draw(2 * hidden, MAX_OUTPUT_WEIGHT);
-        Network::from_parts(hidden, feature_weights, biases, output_weights, 1234)
+        let output_weights = draw(2 * hidden * buckets, MAX_OUTPUT_WEIGHT);
+        let output_biases = (0..buckets as i32).map(|b| 1234 - 300 * b).collect();
+        Network::from_parts(
+            hidden,
+            feature_weights,
+            biases,
+            output_weights,
+            output_biases,
+        )
+    }
+
+    #[test]
+    fn output_buckets_cut_the_piece_counts_into_equal_slices() {
+        let buckets = |n: usize| -> Vec<usize> { (2..=32).map(|p| output_bucket(p, n)).collect() };
+        assert!(buckets(1).iter().all(|&b| b == 0));
+        let eight = buckets(8);
+        assert_eq!(&eight[..5], &[0, 0, 0, 0, 1]);
+        assert_eq!(eight[30], 7);
+        for n in 1..=MAX_OUTPUT_BUCKETS {
+            let all = buckets(n);
+            assert!(all.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+            assert_eq!(*all.last().unwrap(), n - 1, "{n} buckets all used");
+        }
+        assert_eq!(output_bucket(0, 8), 0);
+        assert_eq!(output_bucket(40, 8), 7);
+    }
+
+    #[test]
+    fn a_board_is_scored_by_the_bucket_of_its_piece_count() {
+        let net = random_bucketed_net(32, 8, 11);
+        let full = parse_fen(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        let sparse = parse_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", false).unwrap();
+        for (board, bucket) in [(&full, 7), (&sparse, 0)] {
+            // The same accumulators through bucket `bucket`'s layer alone.
+            let mut single = net.clone();
+            let width = 2 * net.hidden();
+            single.output_weights =
+                net.output_weights[bucket * width..(bucket + 1) * width].to_vec();
+            single.output_biases = vec![net.output_biases[bucket]];
+            assert_eq!(net.evaluate_full(board), single.evaluate_full(board));
+        }
+        assert_ne!(net.evaluate_full(&full), 0);
     }
 
     #[test]
