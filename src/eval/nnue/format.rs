@@ -16,7 +16,7 @@
 //! | 22 | 2 | reserved, 0 |
 //! | 24 | 2·768·N | feature weights (i16), feature by feature, N each |
 //! | … | 2N | accumulator biases (i16) |
-//! | … | 4N·B | output weights (i16, each within ±127), bucket by bucket, each side to move's half first |
+//! | … | 4N·B | output weights (i16, within ±127), per bucket the side to move's half first |
 //! | … | 4B | output biases (i32, in units of QA·QB), bucket by bucket |
 //! | … | 8 | FNV-1a 64 checksum of every byte before it |
 //!
@@ -152,7 +152,8 @@ impl Network {
         let size = file_size(hidden, buckets);
         if bytes.len() != size {
             return fail(format!(
-                "a net of width {hidden} has {size} bytes, this file {} (truncated or padded)",
+                "a net of width {hidden} and {buckets} output buckets has {size} bytes, this file {} \
+                 (truncated or padded)",
                 bytes.len()
             ));
         }
