@@ -7,7 +7,7 @@ use crate::data::{DataSet, Position};
 use crate::net::FloatNet;
 use crate::train::{mean_loss, train, TrainSettings};
 use tropa::datagen::format::{Outcome, Sample};
-use tropa::eval::nnue::Network;
+use tropa::eval::nnue::{output_bucket, Network};
 use tropa::rules::{legal_moves, piece_value, Board, Color, Piece};
 use tropa::util::Rng;
 
@@ -148,7 +148,7 @@ fn a_position_trains_only_the_output_layer_of_its_bucket() {
     let net = FloatNet::random(16, 8, 9);
     let l = net.layout();
     for (_, pos) in &data {
-        let bucket = tropa::eval::nnue::output_bucket(usize::from(pos.count), 8);
+        let bucket = output_bucket(usize::from(pos.count), 8);
         let mut grad = vec![0.0; net.params.len()];
         net.backward(pos, &net.forward(pos), 1.0, &mut grad);
         for b in 0..8 {
@@ -197,14 +197,14 @@ fn the_backward_pass_matches_finite_differences() {
     let l = net.layout();
     let eps = 1e-3f32;
     for (_, pos) in &data {
-        let bucket = tropa::eval::nnue::output_bucket(usize::from(pos.count), 8);
+        let bucket = output_bucket(usize::from(pos.count), 8);
         let mut grad = vec![0.0; net.params.len()];
         net.backward(pos, &net.forward(pos), 1.0, &mut grad);
         // Every parameter the position reaches: its features' rows, the accumulator biases,
         // its bucket's output layer.
         let rows = pos.us().iter().chain(pos.them()).flat_map(|&f| {
-            let start = usize::from(f) * 16;
-            start..start + 16
+            let start = usize::from(f) * net.hidden;
+            start..start + net.hidden
         });
         let layer = l.bucket_output(bucket)..l.bucket_output(bucket + 1);
         let checked: Vec<usize> = rows

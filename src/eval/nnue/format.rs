@@ -206,6 +206,22 @@ mod tests {
         Network::from_bytes(bytes).unwrap_err().0
     }
 
+    /// The error for `bytes` with `edit` applied (the checksum left as it was).
+    fn err_after(bytes: &[u8], edit: impl FnOnce(&mut Vec<u8>)) -> String {
+        let mut edited = bytes.to_vec();
+        edit(&mut edited);
+        err(&edited)
+    }
+
+    /// `bytes` with `edit` applied to everything before the checksum, then sealed again, so
+    /// that the checks behind the checksum see the edit.
+    fn resealed(bytes: &[u8], edit: impl FnOnce(&mut [u8])) -> Vec<u8> {
+        let mut body = bytes[..bytes.len() - CHECKSUM_BYTES].to_vec();
+        edit(&mut body);
+        append_checksum(&mut body);
+        body
+    }
+
     #[test]
     fn a_net_round_trips_through_its_file() {
         let net = random_net(32, 5);
@@ -225,12 +241,10 @@ mod tests {
 
     /// `net`'s file as version 1 wrote it: the same bytes with bytes 8..10 and 20..24 changed.
     fn version_1(net: &Network) -> Vec<u8> {
-        let mut bytes = net.to_bytes();
-        bytes.truncate(bytes.len() - CHECKSUM_BYTES);
-        bytes[8..10].copy_from_slice(&1u16.to_le_bytes());
-        bytes[20..24].fill(0);
-        append_checksum(&mut bytes);
-        bytes
+        resealed(&net.to_bytes(), |b| {
+            b[8..10].copy_from_slice(&1u16.to_le_bytes());
+            b[20..24].fill(0);
+        })
     }
 
     #[test]
@@ -240,11 +254,8 @@ mod tests {
         assert_eq!(old.buckets(), 1);
         assert_eq!(old.to_bytes(), net.to_bytes());
         // Version 1 knew no buckets: a count there is a damaged header.
-        let mut bytes = version_1(&net);
-        bytes.truncate(bytes.len() - CHECKSUM_BYTES);
-        bytes[20] = 8;
-        append_checksum(&mut bytes);
-        assert!(err(&bytes).contains("reserved"));
+        let counted = resealed(&version_1(&net), |b| b[20] = 8);
+        assert!(err(&counted).contains("reserved"));
     }
 
     #[test]
@@ -252,41 +263,21 @@ mod tests {
         let bytes = random_net(16, 9).to_bytes();
         assert!(err(&bytes[..10]).contains("too few"));
         assert!(err(&bytes[..bytes.len() - 1]).contains("truncated"));
-        let mut padded = bytes.clone();
-        padded.push(0);
-        assert!(err(&padded).contains("truncated or padded"));
-        let mut magic = bytes.clone();
-        magic[1] = b'x';
-        assert!(err(&magic).contains("magic"));
-        let mut version = bytes.clone();
-        version[8] = 3;
-        assert!(err(&version).contains("version 3"));
-        let mut buckets = bytes.clone();
-        buckets[20] = 17;
-        assert!(err(&buckets).contains("17 output buckets"));
-        let mut reserved = bytes.clone();
-        reserved[23] = 1;
-        assert!(err(&reserved).contains("reserved"));
-        let mut width = bytes.clone();
-        width[10] = 17;
-        assert!(err(&width).contains("multiple of 16"));
-        let mut qa = bytes.clone();
-        qa[14] = 1;
-        assert!(err(&qa).contains("QA"));
-        let mut scale = bytes.clone();
-        scale.truncate(scale.len() - CHECKSUM_BYTES);
-        scale[18..20].copy_from_slice(&10u16.to_le_bytes());
-        append_checksum(&mut scale);
+        assert!(err_after(&bytes, |b| b.push(0)).contains("truncated or padded"));
+        assert!(err_after(&bytes, |b| b[1] = b'x').contains("magic"));
+        assert!(err_after(&bytes, |b| b[8] = 3).contains("version 3"));
+        assert!(err_after(&bytes, |b| b[20] = 17).contains("17 output buckets"));
+        assert!(err_after(&bytes, |b| b[23] = 1).contains("reserved"));
+        assert!(err_after(&bytes, |b| b[10] = 17).contains("multiple of 16"));
+        assert!(err_after(&bytes, |b| b[14] = 1).contains("QA"));
+        let scale = resealed(&bytes, |b| b[18..20].copy_from_slice(&10u16.to_le_bytes()));
         assert!(err(&scale).contains("scale 10 is outside"));
-        let mut flipped = bytes.clone();
-        flipped[HEADER + 100] ^= 4;
-        assert!(err(&flipped).contains("checksum"));
+        assert!(err_after(&bytes, |b| b[HEADER + 100] ^= 4).contains("checksum"));
         // An output weight out of range behind a valid checksum.
-        let mut wide = bytes.clone();
-        wide.truncate(wide.len() - CHECKSUM_BYTES);
-        let at = wide.len() - 4 - 2;
-        wide[at..at + 2].copy_from_slice(&500i16.to_le_bytes());
-        append_checksum(&mut wide);
+        let wide = resealed(&bytes, |b| {
+            let at = b.len() - 4 - 2;
+            b[at..at + 2].copy_from_slice(&500i16.to_le_bytes());
+        });
         assert!(err(&wide).contains("beyond"));
         let missing = Network::load(Path::new("/nonexistent/tropa.nnue")).unwrap_err();
         assert!(missing.0.contains("/nonexistent/tropa.nnue"));
