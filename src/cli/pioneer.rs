@@ -296,7 +296,7 @@ pub fn study(fen: Option<&str>, options: &StudyOptions) -> Result<(), String> {
     let proof = &proofs.root;
     let mover = board.side_to_move();
     say!(
-        "proof ({} on zone moves, {} on every legal move), horizon {} plies, deeper while it only holds",
+        "proof ({} on zone moves, {} on every legal move), horizon {} plies, deeper while it only holds or fails",
         side_name(mover),
         side_name(!mover),
         study.root.horizon

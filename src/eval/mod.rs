@@ -15,7 +15,7 @@ pub mod tune;
 mod weights;
 
 use crate::rules::{Board, Color, Piece};
-pub use endgame::{insufficient_material, SCALE_NORMAL};
+pub use endgame::{insufficient_material, known_draw, lacks_mating_material, SCALE_NORMAL};
 use params::{block_of, Block, Tapered, COUNT};
 pub use weights::WEIGHTS;
 

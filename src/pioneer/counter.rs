@@ -24,7 +24,7 @@ use super::mate::{flights, Preparation};
 use super::route::{Assessor, Finish, Route};
 use super::tempo::{tempo_route, threats, Threat};
 use super::trajectory::{distance, Mover};
-use crate::rules::see::attackers_to;
+use crate::rules::see::{attackers_to, see};
 use crate::rules::{piece_value, BitBoard, Board, Color, Move, Piece, Rank, Square};
 use cozy_chess::get_between_rays;
 
@@ -68,6 +68,9 @@ pub enum CounterKind {
         /// Where the pinning piece stands.
         pinner: Square,
     },
+    /// Takes the attacking piece where it stands before it sets out, without losing material in
+    /// the exchange there (the defender to move).
+    TakeAttacker,
     /// Relieves the target of its duty to defend the piece on `charge` (another piece takes
     /// over the defence, or the charge steps to safety), one move before the capture, so that
     /// the target can run (`immobility`).
@@ -352,7 +355,50 @@ pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<C
     // (f) Against the capture of a pinned piece or one held by a duty: free it in time.
     out.extend(unpinning_counters(board, attack, attacker_to_move));
     out.extend(relieving_counters(board, attack, attacker_to_move));
+    // (g) Take the attacker before it moves.
+    out.extend(takers(board, attack, attacker_to_move));
     out.sort_by_key(|c| std::cmp::Reverse(c.slack()));
+    out
+}
+
+/// The defender's captures of the attacking piece on its square, when the defender is to move
+/// and the exchange there does not lose material (seed: the opponent's pieces hinder the
+/// attack; the simplest hindrance is to remove the piece that makes it).
+fn takers(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<Counter> {
+    let root = attack.root();
+    if attacker_to_move
+        || board.side_to_move() == attack.side
+        || board.color_on(root) != Some(attack.side)
+    {
+        return Vec::new();
+    }
+    let defender = !attack.side;
+    let b = budget(1, attacker_to_move);
+    let mut out = Vec::new();
+    for x in attackers_to(board, root, board.occupied()) & board.colors(defender) {
+        let Some(piece) = board.piece_on(x) else {
+            continue;
+        };
+        let mv = Move {
+            from: x,
+            to: root,
+            promotion: (piece == Piece::Pawn && root.rank() == Rank::Eighth.relative_to(defender))
+                .then_some(Piece::Queen),
+        };
+        if !board.is_legal(mv) || see(board, mv) < 0 {
+            continue;
+        }
+        let Some(assessor) = Assessor::new(board, x, Mover::new(piece, defender), true) else {
+            continue;
+        };
+        out.push(Counter {
+            kind: CounterKind::TakeAttacker,
+            piece,
+            route: assessor.route(&[x, root], Finish::Capture),
+            budget: b,
+            threat: None,
+        });
+    }
     out
 }
 
@@ -423,6 +469,30 @@ mod tests {
             rook.is_some_and(|c| c.budget == 2 && c.needs() == 3),
             "{list:?}"
         );
+    }
+
+    #[test]
+    fn the_defender_to_move_takes_the_attacker_when_the_exchange_allows() {
+        // Black's h4 pawn attacks g3; White to move takes it with the pawn (pawn for pawn).
+        let board = parse_fen("8/8/8/8/6kp/6P1/6K1/8 w - - 0 1", false).unwrap();
+        let a = attack_on(&board, Square::H4, Square::G3, TrajectoryLimits::default()).unwrap();
+        let list = counters(&board, &a, false);
+        let take = list
+            .iter()
+            .find(|c| c.kind == CounterKind::TakeAttacker)
+            .expect("g3xh4 takes the attacker");
+        assert_eq!(take.route.squares, vec![Square::G3, Square::H4]);
+        assert!(take.in_time());
+        // Black to move: the pawn takes before White can.
+        let board = parse_fen("8/8/8/8/6kp/6P1/6K1/8 b - - 0 1", false).unwrap();
+        let a = attack_on(&board, Square::H4, Square::G3, TrajectoryLimits::default()).unwrap();
+        let list = counters(&board, &a, true);
+        assert!(list.iter().all(|c| c.kind != CounterKind::TakeAttacker));
+        // A rook that would be lost for the knight does not take it.
+        let board = parse_fen("8/8/3p4/4n1k1/8/5P2/8/4R1K1 w - - 0 1", false).unwrap();
+        let a = attack_on(&board, Square::E5, Square::F3, TrajectoryLimits::default()).unwrap();
+        let list = counters(&board, &a, false);
+        assert!(list.iter().all(|c| c.kind != CounterKind::TakeAttacker));
     }
 
     #[test]

@@ -106,7 +106,8 @@ fn parts(zone: &Zone, square: Square, occupied: BitBoard) -> Vec<(String, BitBoa
             CounterKind::Flight { .. }
             | CounterKind::DenyPreparation { .. }
             | CounterKind::Unpin { .. }
-            | CounterKind::Relieve { .. } => window(n, c.route.end().bitboard()),
+            | CounterKind::Relieve { .. }
+            | CounterKind::TakeAttacker => window(n, c.route.end().bitboard()),
             CounterKind::Block { step, .. } => {
                 let i = step as usize;
                 window(

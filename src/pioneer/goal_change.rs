@@ -94,6 +94,7 @@ pub fn goal_change_text(analysis: &Analysis, board: &Board, change: &GoalChange)
     let what = match change.hindrance {
         Hindrance::Controls { square } => format!("controls {square}"),
         Hindrance::Counters(CounterKind::DefendTarget) => "comes to defend the target".to_string(),
+        Hindrance::Counters(CounterKind::TakeAttacker) => "can take the attacker".to_string(),
         Hindrance::Counters(CounterKind::ControlStop { square, .. }) => {
             format!("comes to control {square}")
         }

@@ -47,6 +47,7 @@ pub fn counter_text(c: &Counter) -> String {
     };
     match c.kind {
         CounterKind::DefendTarget => format!("{route} defends the target"),
+        CounterKind::TakeAttacker => format!("{route} takes the attacker"),
         CounterKind::ControlStop { square, .. } => format!("{route} controls {square}"),
         CounterKind::Block { square, .. } => format!("{route} blocks on {square}"),
         CounterKind::Flight { square } if c.piece == Piece::King => {

@@ -15,7 +15,8 @@
 //! where it is and a short one stays short. The horizon is the zone search's (twice the longest
 //! forecast, plus one), and a proof that only holds there tries two plies more at a time: a
 //! hold proven deeper says more, and the forecast counts the moves to the target, so a gain may
-//! come a move or two past it.
+//! come a move or two past it. A failure before any hold is tried deeper too: the lead that
+//! decides it is the zone model's at the horizon, which a few plies more may undo.
 
 use super::study::{
     Admission, Study, StudyResult, StudySettings, StudyVerdict, ZoneSearch, MAX_HORIZON, WIN,
@@ -112,13 +113,14 @@ pub fn attacker_for(verdict: StudyVerdict, mover: Color) -> Color {
     }
 }
 
-/// Proves what `attacker` gets from `board` within `horizon` plies, then, while it only holds,
-/// within two plies more at a time (up to `MAX_HORIZON`): a deeper hold says more, and a win
-/// may lie just past the horizon the zones call for. Every horizon grows its budget in rounds from
-/// `FIRST_BUDGET`, each round reported to `on_round`; the horizons' final trees together hold
-/// at most `max_positions`. A deeper horizon that fails or runs out of budget leaves the hold
-/// proven at the shallower one. `history` holds the repetition keys of the positions before
-/// `board`, oldest first.
+/// Proves what `attacker` gets from `board` within `horizon` plies, then, while it only holds
+/// or fails (before any hold), within two plies more at a time (up to `MAX_HORIZON`): a deeper
+/// hold says more, and a win may lie just past the horizon the zones call for. Every horizon
+/// grows its budget in rounds from `FIRST_BUDGET`, each round reported to `on_round`; the
+/// horizons' final trees together hold at most `max_positions`. A deeper horizon that fails or
+/// runs out of budget leaves the hold proven at a shallower one; one that runs out after
+/// failures leaves the deepest failure. `history` holds the repetition keys of the positions
+/// before `board`, oldest first.
 pub fn prove(
     board: &Board,
     attacker: Color,
@@ -169,22 +171,34 @@ pub fn prove(
     let max_positions = max_positions.max(1);
     let mut spent = 0;
     let mut horizon = horizon;
-    // The deepest horizon proven to hold so far.
+    // The deepest horizon proven to hold so far, and the deepest one where the attacker failed
+    // before any hold.
     let mut held = None;
+    let mut failed = None;
     loop {
         let (outcome, result) = within(horizon, max_positions - spent);
         spent += result.positions;
         let deeper = horizon + 2 <= MAX_HORIZON && spent < max_positions;
-        let (outcome, result) = match (outcome, held) {
-            (ProofOutcome::Holds, _) if deeper => {
+        let (outcome, result) = match (outcome, held.take(), failed.take()) {
+            (ProofOutcome::Holds, _, _) if deeper => {
                 held = Some(result);
                 horizon += 2;
                 continue;
             }
-            (ProofOutcome::AttackerFails | ProofOutcome::OutOfBudget, Some(hold)) => {
+            // A lead at the horizon is the zone model's, not the end of the game: a failure
+            // before any hold is tried deeper, where the lead may come to nothing.
+            (ProofOutcome::AttackerFails, None, _) if deeper => {
+                failed = Some(result);
+                horizon += 2;
+                continue;
+            }
+            (ProofOutcome::AttackerFails | ProofOutcome::OutOfBudget, Some(hold), _) => {
                 (ProofOutcome::Holds, hold)
             }
-            _ => (outcome, result),
+            (ProofOutcome::OutOfBudget, None, Some(failure)) => {
+                (ProofOutcome::AttackerFails, failure)
+            }
+            (outcome, _, _) => (outcome, result),
         };
         return Proof {
             attacker,
@@ -374,6 +388,33 @@ mod tests {
         assert!(!p.is_proven());
     }
 
+    /// A material lead at the horizon is not the end: the attacker, a queen, rook and knight down
+    /// and failing within one ply, wins within three (1.Qh2+ Kg8 2.Qh7# or 1.Qc3+ Rf6+
+    /// 2.Qxf6+).
+    #[test]
+    fn a_failure_is_tried_deeper() {
+        let (board, p, rounds) = proof(
+            "qn3r1k/pp6/6K1/8/8/8/2Q5/8 w - - 0 1",
+            Color::White,
+            1,
+            5_000,
+        );
+        let one_ply = ZoneSearch::with_settings(&StudySettings::default())
+            .with_admission(Admission::Proof {
+                attacker: Color::White,
+            })
+            .run(&board, 1);
+        assert!(
+            one_ply.complete && one_ply.value <= -WIN,
+            "{} {:?}",
+            one_ply.value,
+            one_ply.line
+        );
+        assert_eq!((rounds[0].horizon, rounds[0].complete), (1, true));
+        assert_eq!(p.outcome, ProofOutcome::Wins, "{}", p.summary());
+        assert!(p.result.horizon > 1);
+    }
+
     /// A budget too small for the tree gives "not proven" and still a line.
     #[test]
     fn an_exhausted_budget_proves_nothing() {
@@ -394,7 +435,7 @@ mod tests {
             "1b6/k7/8/8/8/3K4/4p1Q1/7N b - - 0 1",
             Color::White,
             4,
-            20_000,
+            5_000,
         );
         assert_eq!(p.outcome, ProofOutcome::AttackerFails, "{}", p.summary());
         assert!(p.result.complete);

@@ -10,7 +10,7 @@
 //! Design note: an alpha-beta search over zone moves (`moves.rs`) to a horizon taken from the
 //! zones' timing: twice the longest forecast of a live attack at the root, plus one ply. At the
 //! horizon, or where the side to move has no zone move, the position is valued by the zone model
-//! alone: material, plus the promotion of every pawn whose zone wins statically (no counter in
+//! alone (a known draw, `eval::known_draw`, is 0 wherever it stands): material, plus the promotion of every pawn whose zone wins statically (no counter in
 //! time), plus what the side to move wins at once in the exchange model. The value is material
 //! in centipawns, as Botvinnik's goal is material; a verdict is a win when one side is at least
 //! `WIN` ahead, otherwise a draw. The search is made with the window (−WIN, +WIN): it only has to
@@ -26,7 +26,7 @@ use super::attack::{Goal, TrajectoryLimits};
 use super::moves::zone_moves;
 use super::zone::{Analysis, ZoneVerdict};
 use crate::bound::Bound;
-use crate::eval::insufficient_material;
+use crate::eval::{known_draw, lacks_mating_material};
 use crate::rules::see::exchange_on_square;
 use crate::rules::{
     is_capture, legal_moves, piece_value, repetition_key, Board, Color, Move, Piece,
@@ -115,7 +115,7 @@ struct Entry {
 
 /// Static value of a position by the zone model, for the side to move: material, the promotion
 /// of every pawn whose zone wins (no counter in time), and the best capture of the side to move
-/// in the exchange model.
+/// in the exchange model; the lead of a side that can never mate counts nothing.
 pub fn static_value(board: &Board, analysis: &Analysis) -> i32 {
     let us = board.side_to_move();
     let mut value = 0;
@@ -155,7 +155,12 @@ pub fn static_value(board: &Board, analysis: &Analysis) -> i32 {
         .map(|s| exchange_on_square(board, s, us))
         .max()
         .unwrap_or(0);
-    value + best_capture
+    // A side that can never mate (no pawns, at most a minor piece) wins nothing by its lead.
+    match value + best_capture {
+        v if v > 0 && lacks_mating_material(board, us) => 0,
+        v if v < 0 && lacks_mating_material(board, !us) => 0,
+        v => v,
+    }
 }
 
 /// One move of the searched tree, for printing it.
@@ -398,7 +403,7 @@ impl ZoneSearch {
                 -MATE + ply as i32
             };
         }
-        if insufficient_material(board) || self.is_repetition() {
+        if known_draw(board) || self.is_repetition() {
             return 0;
         }
         if ply > 0 {
