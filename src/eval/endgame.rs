@@ -208,18 +208,14 @@ mod tests {
             "7k/8/7P/8/8/4B3/8/4K3 w - - 0 1"
         )));
         // The king two squares from the corner, a pawn off the rook file, a knight, a black pawn.
-        assert!(!rook_pawn_fortress(&board(
-            "8/5k2/7P/8/8/8/8/4K3 w - - 0 1"
-        )));
-        assert!(!rook_pawn_fortress(&board(
-            "7k/8/6PP/8/8/8/8/4K3 w - - 0 1"
-        )));
-        assert!(!rook_pawn_fortress(&board(
-            "7k/8/7P/8/8/4N3/8/4K3 w - - 0 1"
-        )));
-        assert!(!rook_pawn_fortress(&board(
-            "7k/p7/7P/8/8/8/8/4K3 w - - 0 1"
-        )));
+        for fen in [
+            "8/5k2/7P/8/8/8/8/4K3 w - - 0 1",
+            "7k/8/6PP/8/8/8/8/4K3 w - - 0 1",
+            "7k/8/7P/8/8/4N3/8/4K3 w - - 0 1",
+            "7k/p7/7P/8/8/8/8/4K3 w - - 0 1",
+        ] {
+            assert!(!rook_pawn_fortress(&board(fen)), "{fen}");
+        }
         // The hand-crafted evaluation scales it to nothing.
         let fortress = board("7k/8/7P/8/8/3B4/8/4K3 w - - 0 1");
         assert_eq!(scale(&fortress, Color::White), 0);

@@ -365,13 +365,10 @@ pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<C
 /// and the exchange there does not lose material (seed: the opponent's pieces hinder the
 /// attack; the simplest hindrance is to remove the piece that makes it).
 fn takers(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<Counter> {
-    let root = attack.root();
-    if attacker_to_move
-        || board.side_to_move() == attack.side
-        || board.color_on(root) != Some(attack.side)
-    {
+    if attacker_to_move {
         return Vec::new();
     }
+    let root = attack.root();
     let defender = !attack.side;
     let b = budget(1, attacker_to_move);
     let mut out = Vec::new();
@@ -385,6 +382,7 @@ fn takers(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<Counter
             promotion: (piece == Piece::Pawn && root.rank() == Rank::Eighth.relative_to(defender))
                 .then_some(Piece::Queen),
         };
+        // Legal only with the defender really to move.
         if !board.is_legal(mv) || see(board, mv) < 0 {
             continue;
         }
