@@ -21,7 +21,9 @@
 //! | … | 8 | FNV-1a 64 checksum of every byte before it |
 //!
 //! Version 1, the format of the first nets, is the same with one bucket and bytes 20..24
-//! zero; it is still read. Reading checks the size, magic, version, every constant and the
+//! zero. A net with one bucket is still written as version 1, so its file stays byte for byte
+//! what it was: the checksum by which a self-play run names the net that played it (and the
+//! manifests' hashes) does not change with the writer. Reading checks the size, magic, version, every constant and the
 //! scale, the reserved field, the checksum and the output-weight range (the kernels rely on
 //! it), so a net that loads evaluates without overflow checks. Every failure is an error that
 //! says what is wrong.
@@ -33,7 +35,7 @@ use std::path::Path;
 
 /// The file signature.
 pub const MAGIC: [u8; 8] = *b"TropaNN\0";
-/// The format version this Tropa writes (it reads this one and version 1).
+/// The format version of a net with output buckets (Tropa reads this one and version 1).
 pub const VERSION: u16 = 2;
 /// Bytes of the header.
 pub const HEADER: usize = 24;
@@ -69,18 +71,22 @@ fn i16s(bytes: &[u8]) -> Vec<i16> {
 }
 
 impl Network {
-    /// The file image of the net.
+    /// The file image of the net (version 1 for one bucket, see the design note).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(file_size(self.hidden, self.buckets()));
         out.extend_from_slice(&MAGIC);
+        let (version, buckets) = match self.buckets() {
+            1 => (1, 0),
+            b => (VERSION, b as u16),
+        };
         for field in [
-            VERSION,
+            version,
             self.hidden as u16,
             INPUTS as u16,
             QA as u16,
             QB as u16,
             self.scale() as u16,
-            self.buckets() as u16,
+            buckets,
             0,
         ] {
             out.extend_from_slice(&field.to_le_bytes());
@@ -239,23 +245,16 @@ mod tests {
         assert_eq!((back.buckets(), back.to_bytes()), (8, bytes));
     }
 
-    /// `net`'s file as version 1 wrote it: the same bytes with bytes 8..10 and 20..24 changed.
-    fn version_1(net: &Network) -> Vec<u8> {
-        resealed(&net.to_bytes(), |b| {
-            b[8..10].copy_from_slice(&1u16.to_le_bytes());
-            b[20..24].fill(0);
-        })
-    }
-
     #[test]
-    fn a_version_1_file_is_read_as_a_net_with_one_bucket() {
-        let net = random_net(32, 7);
-        let old = Network::from_bytes(&version_1(&net)).unwrap();
-        assert_eq!(old.buckets(), 1);
-        assert_eq!(old.to_bytes(), net.to_bytes());
+    fn a_net_with_one_bucket_is_written_and_read_as_version_1() {
+        let bytes = random_net(32, 7).to_bytes();
+        assert_eq!((u16_at(&bytes, 8), u16_at(&bytes, 20)), (1, 0));
+        assert_eq!(Network::from_bytes(&bytes).unwrap().buckets(), 1);
         // Version 1 knew no buckets: a count there is a damaged header.
-        let counted = resealed(&version_1(&net), |b| b[20] = 8);
+        let counted = resealed(&bytes, |b| b[20] = 8);
         assert!(err(&counted).contains("reserved"));
+        let bucketed = random_bucketed_net(16, 8, 6).to_bytes();
+        assert_eq!((u16_at(&bucketed, 8), u16_at(&bucketed, 20)), (VERSION, 8));
     }
 
     #[test]
@@ -266,8 +265,9 @@ mod tests {
         assert!(err_after(&bytes, |b| b.push(0)).contains("truncated or padded"));
         assert!(err_after(&bytes, |b| b[1] = b'x').contains("magic"));
         assert!(err_after(&bytes, |b| b[8] = 3).contains("version 3"));
-        assert!(err_after(&bytes, |b| b[20] = 17).contains("17 output buckets"));
         assert!(err_after(&bytes, |b| b[23] = 1).contains("reserved"));
+        let bucketed = random_bucketed_net(16, 2, 9).to_bytes();
+        assert!(err_after(&bucketed, |b| b[20] = 17).contains("17 output buckets"));
         assert!(err_after(&bytes, |b| b[10] = 17).contains("multiple of 16"));
         assert!(err_after(&bytes, |b| b[14] = 1).contains("QA"));
         let scale = resealed(&bytes, |b| b[18..20].copy_from_slice(&10u16.to_le_bytes()));
