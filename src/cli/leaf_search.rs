@@ -1,13 +1,19 @@
-//! The book's leaf rater for `tropa book build`: Tropa's own search to a fixed depth.
+//! Leaf searches: Tropa's own search to a fixed depth, as the book's leaf rater for `tropa book
+//! build` and as the judge of a study proof's horizon leaves for `tropa study`.
 //!
-//! Design note: the book asks only for a `LeafRater` (`book::build`), so it never depends on the
-//! search; this is where the two meet. Each rater owns an engine whose table and histories are
-//! cleared before every position, which keeps the build reproducible whichever thread rates what.
-//! It evaluates by hand (`Engine::new`), as when the committed book was built.
+//! Design note: the book asks only for a `LeafRater` (`book::build`) and PIONEER only for a
+//! `LeafJudge` (`pioneer::study`), so neither depends on the search; this is where they meet.
+//! Each rater owns an engine whose table and histories are cleared before every position, which
+//! keeps a result independent of the order positions come in (the book's threads, a proof's
+//! rounds). The book's rater evaluates by hand (`Engine::new`), as when the committed book was
+//! built; a proof's judge with the net `tropa study` was given.
 
 use crate::book::build::LeafRater;
-use crate::rules::Game;
-use crate::search::{Engine, Limits, SearchControl, Silent};
+use crate::eval::nnue::Network;
+use crate::pioneer::study::{LeafJudge, TABLE_WIN};
+use crate::rules::{Board, Game};
+use crate::search::{is_mate_score, Engine, Limits, SearchControl, Silent};
+use std::sync::Arc;
 
 /// Rates a position by a search of `depth` plies on a cleared one-thread engine.
 pub struct SearchRater {
@@ -22,6 +28,12 @@ impl SearchRater {
             engine: Engine::new(hash_mb.max(1), 1),
             depth,
         }
+    }
+
+    /// The same rater evaluating with `network` (the hand-crafted evaluation with `None`).
+    pub fn with_network(mut self, network: Option<Arc<Network>>) -> Self {
+        self.engine.set_network(network);
+        self
     }
 }
 
@@ -39,11 +51,35 @@ impl LeafRater for SearchRater {
     }
 }
 
+impl LeafJudge for SearchRater {
+    fn value(&mut self, board: &Board) -> i32 {
+        let score = self.rate(&Game::from_board(board.clone(), false));
+        if is_mate_score(score) {
+            TABLE_WIN * score.signum()
+        } else {
+            score
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::book::build::{build, BuildConfig};
     use std::path::PathBuf;
+
+    /// As a proof's judge the search reports a mate it finds as a table win, for the side that
+    /// mates, and a quiet position by its score.
+    #[test]
+    fn the_judge_reports_a_mate_as_a_table_win() {
+        let mut judge = SearchRater::new(4, 1).with_network(Some(crate::eval::nnue::builtin()));
+        let mates = crate::rules::parse_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", false).unwrap();
+        assert_eq!(judge.value(&mates), TABLE_WIN);
+        let rook_down =
+            crate::rules::parse_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", false).unwrap();
+        let quiet = judge.value(&rook_down);
+        assert!(quiet.abs() < TABLE_WIN && quiet < 0, "{quiet}");
+    }
 
     #[test]
     fn a_searched_book_is_reproducible_whatever_the_threads() {

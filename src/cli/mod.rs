@@ -200,6 +200,13 @@ pub enum Command {
         /// cover (but the searched position itself) is valued by them.
         #[arg(long)]
         syzygy: Option<String>,
+        /// Depth of the engine's search that judges every horizon leaf of a proof (a leaf then
+        /// counts for the attacker only as far as both the zone model and the search allow);
+        /// 0: the zone model alone.
+        #[arg(long, default_value_t = crate::pioneer::proof::LEAF_DEPTH, value_parser = clap::value_parser!(u32).range(0..=20))]
+        leaf_depth: u32,
+        #[command(flatten)]
+        eval: learned::EvalArgs,
     },
     /// Opening books: build, show, import/export Polyglot, bench.
     Book {
@@ -438,7 +445,20 @@ pub fn main() -> i32 {
             max_positions,
             proof_positions,
             syzygy,
-        }) => pioneer::StudyOptions::new(depth, tree, max_positions, proof_positions, syzygy)
+            leaf_depth,
+            eval,
+        }) => eval
+            .network()
+            .and_then(|net| {
+                pioneer::StudyOptions::new(
+                    depth,
+                    tree,
+                    max_positions,
+                    proof_positions,
+                    syzygy,
+                    (leaf_depth > 0).then_some((leaf_depth, net)),
+                )
+            })
             .and_then(|options| match epd {
                 Some(path) => pioneer::study_set(&path, &options),
                 None => pioneer::study(fen.as_deref(), &options),

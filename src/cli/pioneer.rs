@@ -5,19 +5,24 @@
 
 use crate::cli::bench::POSITIONS;
 use crate::cli::epd::{read_suite, Record};
+use crate::cli::leaf_search::SearchRater;
+use crate::eval::nnue::Network;
 use crate::explain::json::plans_json;
 use crate::explain::{check_plans, checked_report, zone_order, CheckLimits};
 use crate::pioneer::attack::TrajectoryLimits;
 use crate::pioneer::plan::report_of;
 use crate::pioneer::proof::{prove_study, ProofOutcome, ProofRound, StudyProofs};
-use crate::pioneer::study::{solve, Study, StudyResult, StudySettings};
+use crate::pioneer::study::{solve, LeafJudge, Study, StudyResult, StudySettings};
 use crate::pioneer::svg::draw;
 use crate::pioneer::zone::Analysis;
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::{parse_fen, side_name, Board, Color, Move, START_FEN};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// Table size (MB) of the search that judges a proof's leaves: it is cleared before every leaf.
+const LEAF_HASH_MB: usize = 4;
 
 fn parse_side(side: Option<&str>) -> Result<Option<Color>, String> {
     match side.map(str::to_ascii_lowercase).as_deref() {
@@ -169,12 +174,15 @@ pub struct StudyOptions {
 
 impl StudyOptions {
     /// The options of the command line; an error when `--syzygy` names no readable tables.
+    /// `leaf_search`: the depth and evaluation of the search that judges a proof's horizon
+    /// leaves, if any.
     pub fn new(
         depth: Option<u32>,
         tree: bool,
         max_positions: usize,
         proof_positions: usize,
         syzygy: Option<String>,
+        leaf_search: Option<(u32, Option<Arc<Network>>)>,
     ) -> Result<StudyOptions, String> {
         let tables = syzygy
             .as_deref()
@@ -188,6 +196,10 @@ impl StudyOptions {
             settings: StudySettings {
                 limits: TrajectoryLimits::default(),
                 tables: tables.map(Arc::new),
+                judge: leaf_search.map(|(depth, net)| {
+                    let rater = SearchRater::new(depth as i32, LEAF_HASH_MB).with_network(net);
+                    Arc::new(Mutex::new(rater)) as Arc<Mutex<dyn LeafJudge>>
+                }),
             },
         })
     }

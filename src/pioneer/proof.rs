@@ -8,7 +8,9 @@
 //!
 //! Design note: what a complete tree proves is what the attacker gets against every defence
 //! within the horizon, the leaves valued by the zone model (`study::static_value`): a win (a
-//! lead of at least `WIN`, or mate) or a hold (never `WIN` behind). Two results prove nothing and
+//! lead of at least `WIN`, or mate) or a hold (never more than `HOLD_MARGIN` behind). With a
+//! judge (`study::LeafJudge`, the engine's own search in `tropa study`) a leaf counts for the
+//! attacker only as far as both the model and the judge allow. Two results prove nothing and
 //! say so: a tree that outgrows its position budget, and an attacker that fails (a move outside
 //! its zones might have done better). The budget grows by `BUDGET_GROWTH` from `FIRST_BUDGET`
 //! to the caller's limit, every round reported to the caller, so that a long proof always shows
@@ -28,15 +30,23 @@ use std::time::{Duration, Instant};
 pub const FIRST_BUDGET: usize = 500;
 /// Factor by which each round's position budget grows.
 pub const BUDGET_GROWTH: usize = 4;
+/// The most an attacker may stand behind at the horizon and still be said to hold: a pawn
+/// down is often a draw, a piece for a pawn is not (`WIN` would count a rook against a knight
+/// as a hold).
+pub const HOLD_MARGIN: i32 = 150;
 /// Default position budget of a proof.
 pub const MAX_PROOF_POSITIONS: usize = 10_000;
+/// Default depth of the engine's search that judges a proof's horizon leaves
+/// (`study::LeafJudge`).
+pub const LEAF_DEPTH: u32 = 6;
 
 /// What a proof established, or why it established nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ProofOutcome {
     /// The attacker wins material decisively (or mates) against every defence.
     Wins,
-    /// The attacker is never decisively behind, whatever the defence: at least a draw.
+    /// The attacker is never more than `HOLD_MARGIN` behind, whatever the defence: at least a
+    /// draw.
     Holds,
     /// The attacker's zone moves do not hold against every defence; a move outside the zones
     /// might, so nothing is proven.
@@ -158,7 +168,7 @@ pub fn prove(
                     ProofOutcome::OutOfBudget
                 } else if value >= WIN {
                     ProofOutcome::Wins
-                } else if value > -WIN {
+                } else if value >= -HOLD_MARGIN {
                     ProofOutcome::Holds
                 } else {
                     ProofOutcome::AttackerFails
@@ -273,8 +283,10 @@ pub fn prove_study(
 mod tests {
     use super::*;
     use crate::pioneer::examples::RETI;
+    use crate::pioneer::study::LeafJudge;
     use crate::rules::notation::line_to_numbered_san;
     use crate::rules::{parse_fen, repetition_key};
+    use std::sync::{Arc, Mutex};
 
     fn proof(
         fen: &str,
@@ -413,6 +425,59 @@ mod tests {
         assert_eq!((rounds[0].horizon, rounds[0].complete), (1, true));
         assert_eq!(p.outcome, ProofOutcome::Wins, "{}", p.summary());
         assert!(p.result.horizon > 1);
+    }
+
+    /// A judge with a fixed value from White's view; it counts the leaves it is asked about.
+    struct FixedJudge {
+        white_value: i32,
+        asked: usize,
+    }
+
+    impl LeafJudge for FixedJudge {
+        fn value(&mut self, board: &Board) -> i32 {
+            self.asked += 1;
+            match board.side_to_move() {
+                Color::White => self.white_value,
+                Color::Black => -self.white_value,
+            }
+        }
+    }
+
+    /// A queen up, with no mate in reach: the zone model wins at a one-ply horizon. A judge
+    /// that sees only a draw takes the win from a proof (the attacker gets the lower value), a
+    /// judge that sees more adds nothing to the model's lead, and the zone search proper never
+    /// asks the judge.
+    #[test]
+    fn a_claim_at_the_horizon_needs_the_model_and_the_judge() {
+        let board = parse_fen("8/8/8/3k4/8/8/8/K5Q1 w - - 0 1", false).unwrap();
+        let run = |admission, white_value| {
+            let judge = Arc::new(Mutex::new(FixedJudge {
+                white_value,
+                asked: 0,
+            }));
+            let settings = StudySettings {
+                judge: Some(judge.clone()),
+                ..StudySettings::default()
+            };
+            let result = ZoneSearch::with_settings(&settings)
+                .with_admission(admission)
+                .run(&board, 1);
+            let asked = judge.lock().unwrap().asked;
+            (result.value, asked)
+        };
+        let proof = Admission::Proof {
+            attacker: Color::White,
+        };
+        let model = ZoneSearch::with_settings(&StudySettings::default())
+            .with_admission(proof)
+            .run(&board, 1)
+            .value;
+        assert!(model >= WIN, "{model}");
+        let (drawn, asked) = run(proof, 0);
+        assert_eq!(drawn, 0);
+        assert!(asked > 0);
+        assert_eq!(run(proof, 5 * WIN).0, model);
+        assert_eq!(run(Admission::ZoneMoves, 0), (model, 0));
     }
 
     /// A budget too small for the tree gives "not proven" and still a line.

@@ -34,7 +34,7 @@ use crate::rules::{
 use crate::tablebases::{has_castling_rights, Tablebases};
 use shakmaty_syzygy::Wdl;
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// Material lead (centipawns) that counts as a win.
 pub const WIN: i32 = 300;
@@ -187,6 +187,14 @@ pub enum Admission {
     },
 }
 
+/// A second opinion on the horizon leaves of a proof, given from outside PIONEER (which knows
+/// no search): a bounded search of the engine, say.
+pub trait LeafJudge: Send {
+    /// The value of `board` for the side to move, in centipawns; a forced mate at least
+    /// `TABLE_WIN` (it is not counted in the tree's plies).
+    fn value(&mut self, board: &Board) -> i32;
+}
+
 /// What every tree of a study is searched with.
 #[derive(Clone, Default)]
 pub struct StudySettings {
@@ -195,12 +203,19 @@ pub struct StudySettings {
     /// Syzygy tables, if given: every position they cover (but the searched position itself)
     /// is a leaf valued by their verdict instead of the zone model.
     pub tables: Option<Arc<Tablebases>>,
+    /// The judge of a proof's horizon leaves, if given: a leaf is then worth to the attacker
+    /// the lower of the zone model's value and the judge's, so that a claim stands only where
+    /// both agree (the zone model alone counts material and cannot see a pawn about to queen
+    /// past a horizon, or a fortress). The zone search proper (both sides on zone moves) stays
+    /// the model's alone.
+    pub judge: Option<Arc<Mutex<dyn LeafJudge>>>,
 }
 
 /// The zone search engine.
 pub struct ZoneSearch {
     limits: TrajectoryLimits,
     tables: Option<Arc<Tablebases>>,
+    judge: Option<Arc<Mutex<dyn LeafJudge>>>,
     table_leaves: u64,
     admission: Admission,
     /// The tree, move by move in search order, when tracing is on.
@@ -220,6 +235,7 @@ impl ZoneSearch {
         ZoneSearch {
             limits,
             tables: None,
+            judge: None,
             table_leaves: 0,
             admission: Admission::ZoneMoves,
             trace: None,
@@ -237,6 +253,7 @@ impl ZoneSearch {
     pub fn with_settings(settings: &StudySettings) -> Self {
         ZoneSearch {
             tables: settings.tables.clone(),
+            judge: settings.judge.clone(),
             ..ZoneSearch::new(settings.limits)
         }
     }
@@ -312,6 +329,25 @@ impl ZoneSearch {
         };
         self.table_leaves += 1;
         Some(value)
+    }
+
+    /// The value of a horizon leaf for the side to move: the zone model's, and in a proof with
+    /// a judge the one of the two that is worse for the attacker.
+    fn leaf_value(&mut self, board: &Board, analysis: &Analysis) -> i32 {
+        let model = static_value(board, analysis);
+        let (Some(judge), Admission::Proof { attacker }) = (&self.judge, self.admission) else {
+            return model;
+        };
+        // A judge that panicked once is not asked again: the model alone goes on.
+        let Ok(mut judge) = judge.lock() else {
+            return model;
+        };
+        let judged = judge.value(board).clamp(-TABLE_WIN, TABLE_WIN);
+        if board.side_to_move() == attacker {
+            model.min(judged)
+        } else {
+            model.max(judged)
+        }
     }
 
     fn line(&self, board: &Board, horizon: u32) -> Vec<Move> {
@@ -421,7 +457,7 @@ impl ZoneSearch {
         }
         let analysis = Analysis::new(board, self.limits);
         if depth == 0 {
-            return static_value(board, &analysis);
+            return self.leaf_value(board, &analysis);
         }
         let mut moves = self.admitted_moves(board, &analysis, legal, depth);
         if moves.is_empty() {
