@@ -13,6 +13,7 @@ use crate::eval::nnue::Network;
 use crate::pioneer::study::{LeafJudge, TABLE_WIN};
 use crate::rules::{Board, Game};
 use crate::search::{is_mate_score, Engine, Limits, SearchControl, Silent};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Rates a position by a search of `depth` plies on a cleared one-thread engine.
@@ -51,14 +52,45 @@ impl LeafRater for SearchRater {
     }
 }
 
-impl LeafJudge for SearchRater {
+/// Judges a proof's leaves with a `SearchRater`, remembering every value: a proof searches its
+/// tree again in every round of a growing budget and at every deeper horizon, so most leaves
+/// are asked about many times, and a cleared one-thread search gives the same answer each time.
+pub struct SearchJudge {
+    rater: SearchRater,
+    /// Values by position key and halfmove clock (the search sees the fifty-move rule).
+    known: HashMap<(u64, u8), i32>,
+}
+
+impl SearchJudge {
+    /// Positions remembered at most; then the memory starts afresh.
+    const MAX_KNOWN: usize = 1 << 20;
+
+    /// A judge searching with `rater`.
+    pub fn new(rater: SearchRater) -> Self {
+        SearchJudge {
+            rater,
+            known: HashMap::new(),
+        }
+    }
+}
+
+impl LeafJudge for SearchJudge {
     fn value(&mut self, board: &Board) -> i32 {
-        let score = self.rate(&Game::from_board(board.clone(), false));
-        if is_mate_score(score) {
+        let key = (board.hash(), board.halfmove_clock());
+        if let Some(&value) = self.known.get(&key) {
+            return value;
+        }
+        let score = self.rater.rate(&Game::from_board(board.clone(), false));
+        let value = if is_mate_score(score) {
             TABLE_WIN * score.signum()
         } else {
             score
+        };
+        if self.known.len() >= Self::MAX_KNOWN {
+            self.known.clear();
         }
+        self.known.insert(key, value);
+        value
     }
 }
 
@@ -69,16 +101,26 @@ mod tests {
     use std::path::PathBuf;
 
     /// As a proof's judge the search reports a mate it finds as a table win, for the side that
-    /// mates, and a quiet position by its score.
+    /// mates, and a quiet position by its score; a position asked about again is not searched
+    /// again.
     #[test]
-    fn the_judge_reports_a_mate_as_a_table_win() {
-        let mut judge = SearchRater::new(4, 1).with_network(Some(crate::eval::nnue::builtin()));
+    fn the_judge_reports_a_mate_as_a_table_win_and_remembers() {
+        let rater = SearchRater::new(4, 1).with_network(Some(crate::eval::nnue::builtin()));
+        let mut judge = SearchJudge::new(rater);
         let mates = crate::rules::parse_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", false).unwrap();
         assert_eq!(judge.value(&mates), TABLE_WIN);
         let rook_down =
             crate::rules::parse_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", false).unwrap();
         let quiet = judge.value(&rook_down);
         assert!(quiet.abs() < TABLE_WIN && quiet < 0, "{quiet}");
+        assert_eq!(judge.known.len(), 2);
+        assert_eq!(judge.value(&rook_down), quiet);
+        assert_eq!(judge.known.len(), 2);
+        // The same pieces later in the fifty-move count are another position to the search.
+        let later =
+            crate::rules::parse_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 40 60", false).unwrap();
+        judge.value(&later);
+        assert_eq!(judge.known.len(), 3);
     }
 
     #[test]

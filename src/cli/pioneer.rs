@@ -5,7 +5,7 @@
 
 use crate::cli::bench::POSITIONS;
 use crate::cli::epd::{read_suite, Record};
-use crate::cli::leaf_search::SearchRater;
+use crate::cli::leaf_search::{SearchJudge, SearchRater};
 use crate::eval::nnue::Network;
 use crate::explain::json::plans_json;
 use crate::explain::{check_plans, checked_report, zone_order, CheckLimits};
@@ -198,7 +198,7 @@ impl StudyOptions {
                 tables: tables.map(Arc::new),
                 judge: leaf_search.map(|(depth, net)| {
                     let rater = SearchRater::new(depth as i32, LEAF_HASH_MB).with_network(net);
-                    Arc::new(Mutex::new(rater)) as Arc<Mutex<dyn LeafJudge>>
+                    Arc::new(Mutex::new(SearchJudge::new(rater))) as Arc<Mutex<dyn LeafJudge>>
                 }),
             },
         })
