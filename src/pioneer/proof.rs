@@ -15,10 +15,11 @@
 //! its zones might have done better). The budget grows by `BUDGET_GROWTH` from `FIRST_BUDGET`
 //! to the caller's limit, every round reported to the caller, so that a long proof always shows
 //! where it is and a short one stays short. The horizon is the zone search's (twice the longest
-//! forecast, plus one), and a proof that only holds there tries two plies more at a time: a
+//! forecast, plus one), and a proof that does not win there tries two plies more at a time: a
 //! hold proven deeper says more, and the forecast counts the moves to the target, so a gain may
-//! come a move or two past it. A failure before any hold is tried deeper too: the lead that
-//! decides it is the zone model's at the horizon, which a few plies more may undo.
+//! come a move or two past it. A failure is tried deeper too: the lead that decides it is the
+//! zone model's at the horizon, which a few plies more may undo. The deepest complete tree
+//! decides, so a hold within three plies that fails within five is no proof.
 
 use super::study::{
     Admission, Study, StudyResult, StudySettings, StudyVerdict, ZoneSearch, MAX_HORIZON, WIN,
@@ -123,13 +124,13 @@ pub fn attacker_for(verdict: StudyVerdict, mover: Color) -> Color {
     }
 }
 
-/// Proves what `attacker` gets from `board` within `horizon` plies, then, while it only holds
-/// or fails (before any hold), within two plies more at a time (up to `MAX_HORIZON`): a deeper
-/// hold says more, and a win may lie just past the horizon the zones call for. Every horizon
-/// grows its budget in rounds from `FIRST_BUDGET`, each round reported to `on_round`; the
-/// horizons' final trees together hold at most `max_positions`. A deeper horizon that fails or
-/// runs out of budget leaves the hold proven at a shallower one; one that runs out after
-/// failures leaves the deepest failure. `history` holds the repetition keys of the positions
+/// Proves what `attacker` gets from `board` within `horizon` plies, then, while it does not
+/// win, within two plies more at a time (up to `MAX_HORIZON`): a deeper hold says more, and a
+/// win may lie just past the horizon the zones call for. Every horizon grows its budget in
+/// rounds from `FIRST_BUDGET`, each round reported to `on_round`; the horizons' final trees
+/// together hold at most `max_positions`. The deepest complete tree decides: a deeper horizon
+/// that runs out of budget leaves it standing, and a deeper failure withdraws a shallower hold
+/// (the defender found more with more plies). `history` holds the repetition keys of the positions
 /// before `board`, oldest first.
 pub fn prove(
     board: &Board,
@@ -181,34 +182,24 @@ pub fn prove(
     let max_positions = max_positions.max(1);
     let mut spent = 0;
     let mut horizon = horizon;
-    // The deepest horizon proven to hold so far, and the deepest one where the attacker failed
-    // before any hold.
-    let mut held = None;
-    let mut failed = None;
+    // The deepest horizon whose tree was complete, and what it showed.
+    let mut deepest: Option<(ProofOutcome, StudyResult)> = None;
     loop {
         let (outcome, result) = within(horizon, max_positions - spent);
         spent += result.positions;
         let deeper = horizon + 2 <= MAX_HORIZON && spent < max_positions;
-        let (outcome, result) = match (outcome, held.take(), failed.take()) {
-            (ProofOutcome::Holds, _, _) if deeper => {
-                held = Some(result);
+        let (outcome, result) = match outcome {
+            // A hold says more deeper, and a failure may be the zone model's lead at the
+            // horizon, gone (or become a mate) a few plies later: both are taken deeper.
+            ProofOutcome::Holds | ProofOutcome::AttackerFails if deeper => {
+                deepest = Some((outcome, result));
                 horizon += 2;
                 continue;
             }
-            // A lead at the horizon is the zone model's, not the end of the game: a failure
-            // before any hold is tried deeper, where the lead may come to nothing.
-            (ProofOutcome::AttackerFails, None, _) if deeper => {
-                failed = Some(result);
-                horizon += 2;
-                continue;
-            }
-            (ProofOutcome::AttackerFails | ProofOutcome::OutOfBudget, Some(hold), _) => {
-                (ProofOutcome::Holds, hold)
-            }
-            (ProofOutcome::OutOfBudget, None, Some(failure)) => {
-                (ProofOutcome::AttackerFails, failure)
-            }
-            (outcome, _, _) => (outcome, result),
+            // A deeper tree that outgrows the budget says nothing: the deepest complete one
+            // stands (a failure there withdraws any shallower hold).
+            ProofOutcome::OutOfBudget => deepest.take().unwrap_or((outcome, result)),
+            _ => (outcome, result),
         };
         return Proof {
             attacker,
@@ -425,6 +416,46 @@ mod tests {
         assert_eq!((rounds[0].horizon, rounds[0].complete), (1, true));
         assert_eq!(p.outcome, ProofOutcome::Wins, "{}", p.summary());
         assert!(p.result.horizon > 1);
+    }
+
+    /// A judge that sees White lose from Black's first move on (a fixed fullmove number is a
+    /// fixed depth in a proof from move 1).
+    struct LateLossJudge;
+
+    impl LeafJudge for LateLossJudge {
+        fn value(&mut self, board: &Board) -> i32 {
+            let white = if board.fullmove_number() <= 1 {
+                0
+            } else {
+                -WIN
+            };
+            match board.side_to_move() {
+                Color::White => white,
+                Color::Black => -white,
+            }
+        }
+    }
+
+    /// A hold at the first horizon that fails at the next is no proof: the deepest complete
+    /// tree decides.
+    #[test]
+    fn a_deeper_failure_withdraws_a_hold() {
+        let board = parse_fen("8/8/8/3k4/8/8/8/K5Q1 w - - 0 1", false).unwrap();
+        let settings = StudySettings {
+            judge: Some(Arc::new(Mutex::new(LateLossJudge))),
+            ..StudySettings::default()
+        };
+        let mut rounds = Vec::new();
+        let p = prove(&board, Color::White, 1, &settings, &[], 3_000, &mut |r| {
+            rounds.push(*r)
+        });
+        assert!(rounds.iter().any(|r| r.horizon == 1 && r.complete));
+        assert!(
+            rounds.iter().any(|r| r.horizon == 3 && r.complete),
+            "{rounds:?}"
+        );
+        assert_eq!(p.outcome, ProofOutcome::AttackerFails, "{}", p.summary());
+        assert!(p.result.horizon >= 3);
     }
 
     /// A judge with a fixed value from White's view; it counts the leaves it is asked about.
