@@ -200,9 +200,9 @@ pub enum Command {
         /// cover (but the searched position itself) is valued by them.
         #[arg(long)]
         syzygy: Option<String>,
-        /// Depth of the engine's search that judges every horizon leaf of a proof (a leaf then
-        /// counts for the attacker only as far as both the zone model and the search allow);
-        /// 0: the zone model alone.
+        /// Depth of the engine's search that judges every horizon leaf of a proof (a leaf is
+        /// then a win only where the search sees one too, and no hold where it sees the
+        /// attacker decisively behind); 0: the zone model alone.
         #[arg(long, default_value_t = crate::pioneer::proof::LEAF_DEPTH, value_parser = clap::value_parser!(u32).range(0..=20))]
         leaf_depth: u32,
         #[command(flatten)]

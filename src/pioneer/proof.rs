@@ -9,8 +9,8 @@
 //! Design note: what a complete tree proves is what the attacker gets against every defence
 //! within the horizon, the leaves valued by the zone model (`study::static_value`): a win (a
 //! lead of at least `WIN`, or mate) or a hold (never more than `HOLD_MARGIN` behind). With a
-//! judge (`study::LeafJudge`, the engine's own search in `tropa study`) a leaf counts for the
-//! attacker only as far as both the model and the judge allow. Two results prove nothing and
+//! judge (`study::LeafJudge`, the engine's own search in `tropa study`) a leaf is a win only
+//! where the judge sees one too, and no hold where the judge sees the attacker `WIN` behind. Two results prove nothing and
 //! say so: a tree that outgrows its position budget, and an attacker that fails (a move outside
 //! its zones might have done better). The budget grows by `BUDGET_GROWTH` from `FIRST_BUDGET`
 //! to the caller's limit, every round reported to the caller, so that a long proof always shows
@@ -475,9 +475,9 @@ mod tests {
     }
 
     /// A queen up, with no mate in reach: the zone model wins at a one-ply horizon. A judge
-    /// that sees only a draw takes the win from a proof (the attacker gets the lower value), a
-    /// judge that sees more adds nothing to the model's lead, and the zone search proper never
-    /// asks the judge.
+    /// that sees only a draw takes the win from a proof but leaves the hold, one that sees the
+    /// attacker lose takes the hold too, one that sees more adds nothing to the model's lead,
+    /// and the zone search proper never asks the judge.
     #[test]
     fn a_claim_at_the_horizon_needs_the_model_and_the_judge() {
         let board = parse_fen("8/8/8/3k4/8/8/8/K5Q1 w - - 0 1", false).unwrap();
@@ -505,8 +505,10 @@ mod tests {
             .value;
         assert!(model >= WIN, "{model}");
         let (drawn, asked) = run(proof, 0);
-        assert_eq!(drawn, 0);
+        assert!((-HOLD_MARGIN..WIN).contains(&drawn), "{drawn}");
         assert!(asked > 0);
+        assert!(run(proof, -WIN).0 <= -WIN);
+        assert!((-HOLD_MARGIN..WIN).contains(&run(proof, 1 - WIN).0));
         assert_eq!(run(proof, 5 * WIN).0, model);
         assert_eq!(run(Admission::ZoneMoves, 0), (model, 0));
     }

@@ -203,11 +203,11 @@ pub struct StudySettings {
     /// Syzygy tables, if given: every position they cover (but the searched position itself)
     /// is a leaf valued by their verdict instead of the zone model.
     pub tables: Option<Arc<Tablebases>>,
-    /// The judge of a proof's horizon leaves, if given: a leaf is then worth to the attacker
-    /// the lower of the zone model's value and the judge's, so that a claim stands only where
-    /// both agree (the zone model alone counts material and cannot see a pawn about to queen
-    /// past a horizon, or a fortress). The zone search proper (both sides on zone moves) stays
-    /// the model's alone.
+    /// The judge of a proof's horizon leaves, if given: a leaf then counts as a win for the
+    /// attacker only where the judge sees one too, and a leaf where the judge sees the attacker
+    /// `WIN` behind is worth what the judge says, whatever the model's value (the zone model
+    /// counts material and cannot see a pawn about to queen past a horizon, a piece about to be
+    /// lost or a mate). The zone search proper (both sides on zone moves) stays the model's.
     pub judge: Option<Arc<Mutex<dyn LeafJudge>>>,
 }
 
@@ -332,7 +332,7 @@ impl ZoneSearch {
     }
 
     /// The value of a horizon leaf for the side to move: the zone model's, and in a proof with
-    /// a judge the one of the two that is worse for the attacker.
+    /// a judge no better for the attacker than the judge allows (`StudySettings::judge`).
     fn leaf_value(&mut self, board: &Board, analysis: &Analysis) -> i32 {
         let model = static_value(board, analysis);
         let (Some(judge), Admission::Proof { attacker }) = (&self.judge, self.admission) else {
@@ -342,12 +342,16 @@ impl ZoneSearch {
         let Ok(mut judge) = judge.lock() else {
             return model;
         };
-        let judged = judge.value(board).clamp(-TABLE_WIN, TABLE_WIN);
-        if board.side_to_move() == attacker {
-            model.min(judged)
+        let sign = if board.side_to_move() == attacker {
+            1
         } else {
-            model.max(judged)
-        }
+            -1
+        };
+        let judged = sign * judge.value(board).clamp(-TABLE_WIN, TABLE_WIN);
+        // Short of a decisive lead either way the judge confirms no win and vetoes no hold: a
+        // search's score of a drawn ending a pawn or two down says little.
+        let bound = if judged.abs() >= WIN { judged } else { WIN - 1 };
+        sign * (sign * model).min(bound)
     }
 
     fn line(&self, board: &Board, horizon: u32) -> Vec<Move> {
