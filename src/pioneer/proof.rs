@@ -6,20 +6,20 @@
 //! attacker) and gives the defender every legal move, underpromotions included
 //! (`Admission::Proof`).
 //!
-//! Design note: what a complete tree proves is what the attacker gets against every defence
-//! within the horizon, the leaves valued by the zone model (`study::static_value`): a win (a
-//! lead of at least `WIN`, or mate) or a hold (never more than `HOLD_MARGIN` behind). With a
-//! judge (`study::LeafJudge`, the engine's own search in `tropa study`) a leaf is a win only
-//! where the judge sees one too, and no hold where the judge sees the attacker `WIN` behind. Two results prove nothing and
-//! say so: a tree that outgrows its position budget, and an attacker that fails (a move outside
-//! its zones might have done better). The budget grows by `BUDGET_GROWTH` from `FIRST_BUDGET`
-//! to the caller's limit, every round reported to the caller, so that a long proof always shows
-//! where it is and a short one stays short. The horizon is the zone search's (twice the longest
-//! forecast, plus one), and a proof that does not win there tries two plies more at a time: a
-//! hold proven deeper says more, and the forecast counts the moves to the target, so a gain may
-//! come a move or two past it. A failure is tried deeper too: the lead that decides it is the
-//! zone model's at the horizon, which a few plies more may undo. The deepest complete tree
-//! decides, so a hold within three plies that fails within five is no proof.
+//! Design note: what a complete tree proves is what the attacker gets against every defence within
+//! the horizon, the leaves valued by the zone model (`study::static_value`): a win (a lead of at
+//! least `WIN`, or mate) or a hold (never more than `HOLD_MARGIN` behind). With a judge
+//! (`study::LeafJudge`, the engine's own search in `tropa study`) a leaf is a win only where the
+//! judge sees one too, and no hold where the judge sees the attacker `WIN` behind. Two results
+//! prove nothing and say so: a tree that outgrows its position budget, and an attacker that fails
+//! (a move outside its zones might have done better). The budget grows by `BUDGET_GROWTH` from
+//! `FIRST_BUDGET` to the caller's limit, every round reported to the caller, so that a long proof
+//! always shows where it is and a short one stays short. The horizon is the zone search's (twice
+//! the longest forecast, plus one), and a proof that does not win there tries two plies more at a
+//! time: a hold proven deeper says more, and the forecast counts the moves to the target, so a gain
+//! may come a move or two past it. A failure is tried deeper too: the lead that decides it is the
+//! zone model's at the horizon, which a few plies more may undo. The deepest complete tree decides,
+//! so a hold within three plies that fails within five is no proof.
 
 use super::study::{
     Admission, Study, StudyResult, StudySettings, StudyVerdict, ZoneSearch, MAX_HORIZON, WIN,
@@ -130,8 +130,8 @@ pub fn attacker_for(verdict: StudyVerdict, mover: Color) -> Color {
 /// rounds from `FIRST_BUDGET`, each round reported to `on_round`; the horizons' final trees
 /// together hold at most `max_positions`. The deepest complete tree decides: a deeper horizon
 /// that runs out of budget leaves it standing, and a deeper failure withdraws a shallower hold
-/// (the defender found more with more plies). `history` holds the repetition keys of the positions
-/// before `board`, oldest first.
+/// (the defender found more with more plies). `history` holds the repetition keys of the
+/// positions before `board`, oldest first.
 pub fn prove(
     board: &Board,
     attacker: Color,
@@ -221,10 +221,10 @@ pub struct StudyProofs {
     pub first_moves: Vec<Option<Proof>>,
 }
 
-/// Proves the verdicts of `study` (solved from `board`): the side to move's claim from the
-/// start, with at most `max_positions` positions, then every first move's verdict with a
-/// quarter of that each, all first moves together at most `max_positions` (a middlegame's
-/// forty first moves would otherwise take minutes). Every round is reported to `on_round` with the move it belongs to
+/// Proves the verdicts of `study` (solved from `board`): the side to move's claim from the start,
+/// with at most `max_positions` positions, then every first move's verdict with a quarter of that
+/// each, all first moves together at most `max_positions` (a middlegame's forty first moves would
+/// otherwise take minutes). Every round is reported to `on_round` with the move it belongs to
 /// (`None`: the start position).
 pub fn prove_study(
     board: &Board,

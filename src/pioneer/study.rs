@@ -10,17 +10,17 @@
 //! Design note: an alpha-beta search over zone moves (`moves.rs`) to a horizon taken from the
 //! zones' timing: twice the longest forecast of a live attack at the root, plus one ply. At the
 //! horizon, or where the side to move has no zone move, the position is valued by the zone model
-//! alone (a known draw, `eval::known_draw`, is 0 wherever it stands): material, plus the promotion of every pawn whose zone wins statically (no counter in
-//! time), plus what the side to move wins at once in the exchange model. The value is material
-//! in centipawns, as Botvinnik's goal is material; a verdict is a win when one side is at least
-//! `WIN` ahead, otherwise a draw. The search is made with the window (−WIN, +WIN): it only has to
-//! tell the three verdicts apart, which keeps the tree small. A transposition table keyed by the
-//! position (with the plies left) avoids searching a position twice; `positions` counts the
-//! distinct positions the tree holds. A tree stops at a limit of distinct positions
-//! (`MAX_POSITIONS` unless asked otherwise) so that the search always ends, even where the zones
-//! admit many moves; such a result is marked incomplete and proves nothing. With
-//! `Admission::Proof` the same search gives the defender every legal move: that is the proof of
-//! a verdict (`proof.rs`).
+//! alone (a known draw, `eval::known_draw`, is 0 wherever it stands): material, plus the promotion
+//! of every pawn whose zone wins statically (no counter in time), plus what the side to move wins
+//! at once in the exchange model. The value is material in centipawns, as Botvinnik's goal is
+//! material; a verdict is a win when one side is at least `WIN` ahead, otherwise a draw. The search
+//! is made with the window (−WIN, +WIN): it only has to tell the three verdicts apart, which keeps
+//! the tree small. A transposition table keyed by the position (with the plies left) avoids
+//! searching a position twice; `positions` counts the distinct positions the tree holds. A tree
+//! stops at a limit of distinct positions (`MAX_POSITIONS` unless asked otherwise) so that the
+//! search always ends, even where the zones admit many moves; such a result is marked incomplete
+//! and proves nothing. With `Admission::Proof` the same search gives the defender every legal move:
+//! that is the proof of a verdict (`proof.rs`).
 
 use super::attack::{Goal, TrajectoryLimits};
 use super::moves::zone_moves;

@@ -20,13 +20,13 @@
 //! | … | 4B | output biases (i32, in units of QA·QB), bucket by bucket |
 //! | … | 8 | FNV-1a 64 checksum of every byte before it |
 //!
-//! Version 1, the format of the first nets, is the same with one bucket and bytes 20..24
-//! zero. A net with one bucket is still written as version 1, so its file stays byte for byte
-//! what it was: the checksum by which a self-play run names the net that played it (and the
-//! manifests' hashes) does not change with the writer. Reading checks the size, magic, version, every constant and the
-//! scale, the reserved field, the checksum and the output-weight range (the kernels rely on
-//! it), so a net that loads evaluates without overflow checks. Every failure is an error that
-//! says what is wrong.
+//! Version 1, the format of the first nets, is the same with one bucket and bytes 20..24 zero. A
+//! net with one bucket is still written as version 1, so its file stays byte for byte what it was:
+//! the checksum by which a self-play run names the net that played it (and the manifests' hashes)
+//! does not change with the writer. Reading checks the size, magic, version, every constant and the
+//! scale, the reserved field, the checksum and the output-weight range (the kernels rely on it), so
+//! a net that loads evaluates without overflow checks. Every failure is an error that says what is
+//! wrong.
 
 use super::{Network, INPUTS, MAX_OUTPUT_BUCKETS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE_RANGE};
 use crate::util::{append_checksum, checked_body, CHECKSUM_BYTES};
