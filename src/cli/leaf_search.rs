@@ -98,6 +98,7 @@ impl LeafJudge for SearchJudge {
 mod tests {
     use super::*;
     use crate::book::build::{build, BuildConfig};
+    use crate::rules::parse_fen;
     use std::path::PathBuf;
 
     /// As a proof's judge the search reports a mate it finds as a table win, for the side that
@@ -107,18 +108,16 @@ mod tests {
     fn the_judge_reports_a_mate_as_a_table_win_and_remembers() {
         let rater = SearchRater::new(4, 1).with_network(Some(crate::eval::nnue::builtin()));
         let mut judge = SearchJudge::new(rater);
-        let mates = crate::rules::parse_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", false).unwrap();
+        let mates = parse_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", false).unwrap();
         assert_eq!(judge.value(&mates), TABLE_WIN);
-        let rook_down =
-            crate::rules::parse_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", false).unwrap();
+        let rook_down = parse_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", false).unwrap();
         let quiet = judge.value(&rook_down);
         assert!(quiet.abs() < TABLE_WIN && quiet < 0, "{quiet}");
         assert_eq!(judge.known.len(), 2);
         assert_eq!(judge.value(&rook_down), quiet);
         assert_eq!(judge.known.len(), 2);
         // The same pieces later in the fifty-move count are another position to the search.
-        let later =
-            crate::rules::parse_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 40 60", false).unwrap();
+        let later = parse_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 40 60", false).unwrap();
         judge.value(&later);
         assert_eq!(judge.known.len(), 3);
     }

@@ -198,7 +198,7 @@ pub fn prove(
             }
             // A deeper tree that outgrows the budget says nothing: the deepest complete one
             // stands (a failure there withdraws any shallower hold).
-            ProofOutcome::OutOfBudget => deepest.take().unwrap_or((outcome, result)),
+            ProofOutcome::OutOfBudget => deepest.unwrap_or((outcome, result)),
             _ => (outcome, result),
         };
         return Proof {
@@ -418,6 +418,14 @@ mod tests {
         assert!(p.result.horizon > 1);
     }
 
+    /// `white_value` seen from the side to move, as a judge answers.
+    fn for_side_to_move(board: &Board, white_value: i32) -> i32 {
+        match board.side_to_move() {
+            Color::White => white_value,
+            Color::Black => -white_value,
+        }
+    }
+
     /// A judge that sees White lose from Black's first move on (a fixed fullmove number is a
     /// fixed depth in a proof from move 1).
     struct LateLossJudge;
@@ -429,10 +437,7 @@ mod tests {
             } else {
                 -WIN
             };
-            match board.side_to_move() {
-                Color::White => white,
-                Color::Black => -white,
-            }
+            for_side_to_move(board, white)
         }
     }
 
@@ -467,10 +472,7 @@ mod tests {
     impl LeafJudge for FixedJudge {
         fn value(&mut self, board: &Board) -> i32 {
             self.asked += 1;
-            match board.side_to_move() {
-                Color::White => self.white_value,
-                Color::Black => -self.white_value,
-            }
+            for_side_to_move(board, self.white_value)
         }
     }
 
