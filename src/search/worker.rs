@@ -178,7 +178,7 @@ impl Worker {
         self.contempt = contempt;
         self.stopped = false;
         self.history.clear_killers();
-        self.learned_new_root();
+        self.learned_new_root(root);
     }
 
     /// Has this worker been told to stop (or run out of time) during the last search call?

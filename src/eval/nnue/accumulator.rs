@@ -4,8 +4,10 @@
 //! only records its `Delta` (at most two features off and two on for each side); the
 //! accumulators are computed when a position is evaluated, from the nearest computed ancestor
 //! forward, so a node cut before its evaluation costs no vector work. A null move records an
-//! empty delta (a copy). An entry with nothing to start from (the root, or a path whose start
-//! was not computed) is refreshed from the board being evaluated.
+//! empty delta (a copy). The root is computed when it is set: the search often takes a node's
+//! evaluation from the transposition table without computing it, and a path whose plies were
+//! all taken so would otherwise end in a full refresh at every node below it. A stack whose
+//! root was never set refreshes the evaluated ply from its board.
 
 use super::{feature, Network};
 use crate::rules::{Board, Color, Move, Piece, Square};
@@ -119,9 +121,17 @@ impl AccumulatorStack {
         }
     }
 
-    /// The search starts at ply 0 with a new root: nothing below is valid.
-    pub fn reset(&mut self) {
-        self.entries[0] = Entry::default();
+    /// The search starts at ply 0 from `root`: its accumulators are computed now, so that
+    /// every later ply can be reached from it by deltas; nothing below is valid.
+    pub fn set_root(&mut self, net: &Network, root: &Board) {
+        let width = 2 * self.hidden;
+        let (white, black) = self.values[..width].split_at_mut(self.hidden);
+        net.refresh(root, Color::White, white);
+        net.refresh(root, Color::Black, black);
+        self.entries[0] = Entry {
+            computed: true,
+            ..Entry::default()
+        };
     }
 
     /// The position at `ply` is reached by `delta` from the one at `ply − 1`.
@@ -147,7 +157,7 @@ impl AccumulatorStack {
         }
         let width = 2 * self.hidden;
         if !self.entries[first].computed {
-            // Nothing computed to start from: refresh this ply from the board itself.
+            // Nothing computed to start from (no root was set): refresh this ply from the board.
             let acc = &mut self.values[ply * width..(ply + 1) * width];
             let (white, black) = acc.split_at_mut(self.hidden);
             net.refresh(board, Color::White, white);
@@ -220,8 +230,8 @@ mod tests {
         let mut stack = AccumulatorStack::new(net.hidden(), 64);
         for &(fen, chess960) in &STARTS {
             let root = parse_fen(fen, chess960).unwrap();
+            stack.set_root(net, &root);
             let mut path = vec![root];
-            stack.reset();
             for _ in 0..300 {
                 if path.len() > 2 && (rng.below(8) == 0 || path.len() == 60) {
                     path.truncate(1 + rng.below(path.len() - 1));
@@ -308,7 +318,13 @@ mod tests {
         let a = parse_fen(STARTS[0].0, false).unwrap();
         let b = parse_fen(STARTS[1].0, false).unwrap();
         assert_eq!(stack.evaluate(&net, &a, 0), net.evaluate_full(&a));
-        stack.reset();
+        stack.set_root(&net, &b);
         assert_eq!(stack.evaluate(&net, &b, 0), net.evaluate_full(&b));
+        // A ply reached from the new root by a move is computed from it, not from `a`.
+        let mv = legal_moves(&b)[0];
+        let mut child = b.clone();
+        child.play_unchecked(mv);
+        stack.push(1, Delta::of_move(&b, mv));
+        assert_eq!(stack.evaluate(&net, &child, 1), net.evaluate_full(&child));
     }
 }

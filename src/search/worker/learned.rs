@@ -28,10 +28,10 @@ impl Worker {
         });
     }
 
-    /// A new root is searched from ply 0.
-    pub(super) fn learned_new_root(&mut self) {
+    /// `root` is searched from ply 0.
+    pub(super) fn learned_new_root(&mut self, root: &Board) {
         if let Some(learned) = &mut self.learned {
-            learned.stack.reset();
+            learned.stack.set_root(&learned.net, root);
         }
     }
 
