@@ -14,7 +14,7 @@ pub mod notation;
 pub mod perft;
 pub mod see;
 
-pub use checks::quiet_checks;
+pub use checks::{quiet_checks, CheckSquares};
 pub use cozy_chess::{
     BitBoard, Board, BoardBuilder, Color, File, GameStatus, Move, Piece, Rank, Square,
 };

@@ -8,7 +8,7 @@ use super::pruning::{refined_eval, Singular};
 use super::tablebase::TablebaseAnswer;
 use super::{Shared, Worker};
 use crate::bound::Bound;
-use crate::rules::{is_capture, Board, Move, Piece};
+use crate::rules::{is_capture, Board, CheckSquares, Move, Piece};
 use crate::search::guide::PlanMoves;
 use crate::search::movepick::{capture_key, MovePicker, OrderContext};
 use crate::search::params::{CHECK_EXTENSION_PLY_FACTOR, GUIDE_PLIES, IIR_MIN_DEPTH};
@@ -139,6 +139,8 @@ impl Worker {
         let mut captures_tried = Vec::new();
         let original_alpha = alpha;
         let us = board.side_to_move();
+        // Moves are pruned only away from the PV and out of check.
+        let prune_checks = (!pv_node && !in_check).then(|| CheckSquares::new(board));
 
         while let Some(scored) = picker.next(board, &self.history) {
             let mv = scored.mv;
@@ -149,15 +151,11 @@ impl Worker {
             let quiet = !capture && mv.promotion.is_none();
             let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
 
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            let gives_check = !child.checkers().is_empty();
-
             // Step 10. Move-level pruning, only once a move has been found not to lose by mate,
-            // and never of a check (a quiet check is how most mating attacks begin).
-            if !pv_node
-                && !in_check
-                && !gives_check
+            // and never of a check (a quiet check is how most mating attacks begin). Whether a
+            // move checks is read from the check squares where they tell, so that a pruned
+            // move is not played at all.
+            let prunable = prune_checks.is_some()
                 && best_score > -MATE_BOUND
                 && moves_searched > 0
                 && Self::prune_move(
@@ -169,8 +167,15 @@ impl Worker {
                     eval,
                     alpha,
                     moves_searched,
-                )
-            {
+                );
+            let known_check = prune_checks.and_then(|c| c.gives_check(board, mv));
+            if prunable && known_check == Some(false) {
+                continue;
+            }
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            let gives_check = known_check.unwrap_or_else(|| !child.checkers().is_empty());
+            if prunable && !gives_check {
                 continue;
             }
 
