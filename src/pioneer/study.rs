@@ -38,10 +38,6 @@ use std::sync::{Arc, Mutex};
 
 /// Material lead (centipawns) that counts as a win.
 pub const WIN: i32 = 300;
-/// The most an attacker may stand behind at a proof's horizon and still be said to hold: a
-/// pawn down is often a draw, a piece for a pawn is not (`WIN` would count a rook against a
-/// knight as a hold).
-pub const HOLD_MARGIN: i32 = 150;
 /// Value of being mated.
 pub const MATE: i32 = 30_000;
 /// Value of a position the endgame tables call won (less the plies to reach it): above every
@@ -342,19 +338,14 @@ impl ZoneSearch {
         let (Some(judge), Admission::Proof { attacker }) = (&self.judge, self.admission) else {
             return model;
         };
+        // A judge that panicked once is not asked again: the model alone goes on.
+        let Ok(mut judge) = judge.lock() else {
+            return model;
+        };
         let sign = if board.side_to_move() == attacker {
             1
         } else {
             -1
-        };
-        // The judge can only lower a leaf, and one the model already calls a failure stays
-        // one: its search would change no proof's outcome.
-        if sign * model < -HOLD_MARGIN {
-            return model;
-        }
-        // A judge that panicked once is not asked again: the model alone goes on.
-        let Ok(mut judge) = judge.lock() else {
-            return model;
         };
         let judged = sign * judge.value(board).clamp(-TABLE_WIN, TABLE_WIN);
         // Short of a decisive lead either way the judge confirms no win and vetoes no hold: a
