@@ -38,17 +38,31 @@ impl SearchRater {
     }
 }
 
-impl LeafRater for SearchRater {
-    fn rate(&mut self, game: &Game) -> i32 {
+impl SearchRater {
+    /// Nodes a search deeper than the rater's depth may take; one that does not reach its depth
+    /// within them has no score (a middlegame full of checks can take minutes at depth 10).
+    const DEEPER_NODES: u64 = 100_000;
+
+    /// The score of a search of `game` `extra_plies` deeper than the rater's depth, or `None`
+    /// when such a search (extra plies above 0) did not reach its depth within `DEEPER_NODES`.
+    fn rate_deeper(&mut self, game: &Game, extra_plies: u32) -> Option<i32> {
         self.engine.clear();
+        let depth = self.depth + extra_plies as i32;
         let limits = Limits {
-            depth: Some(self.depth),
+            depth: Some(depth),
+            nodes: (extra_plies > 0).then_some(Self::DEEPER_NODES),
             ..Default::default()
         };
         let result = self
             .engine
             .search(game, &limits, &SearchControl::new(), &mut Silent);
-        result.score
+        (result.depth >= depth || extra_plies == 0).then_some(result.score)
+    }
+}
+
+impl LeafRater for SearchRater {
+    fn rate(&mut self, game: &Game) -> i32 {
+        self.rate_deeper(game, 0).unwrap_or(0)
     }
 }
 
@@ -57,8 +71,9 @@ impl LeafRater for SearchRater {
 /// are asked about many times, and a cleared one-thread search gives the same answer each time.
 pub struct SearchJudge {
     rater: SearchRater,
-    /// Values by position key and halfmove clock (the search sees the fifty-move rule).
-    known: HashMap<(u64, u8), i32>,
+    /// Values by position key, halfmove clock (the search sees the fifty-move rule) and the
+    /// extra plies searched.
+    known: HashMap<(u64, u8, u32), i32>,
 }
 
 impl SearchJudge {
@@ -75,12 +90,15 @@ impl SearchJudge {
 }
 
 impl LeafJudge for SearchJudge {
-    fn value(&mut self, board: &Board) -> i32 {
-        let key = (board.hash(), board.halfmove_clock());
+    fn value(&mut self, board: &Board, extra_plies: u32) -> i32 {
+        let key = (board.hash(), board.halfmove_clock(), extra_plies);
         if let Some(&value) = self.known.get(&key) {
             return value;
         }
-        let score = self.rater.rate(&Game::from_board(board.clone(), false));
+        let game = Game::from_board(board.clone(), false);
+        // A deeper search that ran out of nodes says nothing: a draw confirms no win and
+        // vetoes nothing.
+        let score = self.rater.rate_deeper(&game, extra_plies).unwrap_or(0);
         let value = if is_mate_score(score) {
             TABLE_WIN * score.signum()
         } else {
@@ -109,16 +127,16 @@ mod tests {
         let rater = SearchRater::new(4, 1).with_network(Some(crate::eval::nnue::builtin()));
         let mut judge = SearchJudge::new(rater);
         let mates = parse_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", false).unwrap();
-        assert_eq!(judge.value(&mates), TABLE_WIN);
+        assert_eq!(judge.value(&mates, 0), TABLE_WIN);
         let rook_down = parse_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", false).unwrap();
-        let quiet = judge.value(&rook_down);
+        let quiet = judge.value(&rook_down, 0);
         assert!(quiet.abs() < TABLE_WIN && quiet < 0, "{quiet}");
         assert_eq!(judge.known.len(), 2);
-        assert_eq!(judge.value(&rook_down), quiet);
+        assert_eq!(judge.value(&rook_down, 0), quiet);
         assert_eq!(judge.known.len(), 2);
         // The same pieces later in the fifty-move count are another position to the search.
         let later = parse_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 40 60", false).unwrap();
-        judge.value(&later);
+        judge.value(&later, 0);
         assert_eq!(judge.known.len(), 3);
     }
 

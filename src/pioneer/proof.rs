@@ -274,7 +274,7 @@ pub fn prove_study(
 mod tests {
     use super::*;
     use crate::pioneer::examples::RETI;
-    use crate::pioneer::study::LeafJudge;
+    use crate::pioneer::study::{LeafJudge, EARLY_WIN_PLIES};
     use crate::rules::notation::line_to_numbered_san;
     use crate::rules::{parse_fen, repetition_key};
     use std::sync::{Arc, Mutex};
@@ -431,7 +431,7 @@ mod tests {
     struct LateLossJudge;
 
     impl LeafJudge for LateLossJudge {
-        fn value(&mut self, board: &Board) -> i32 {
+        fn value(&mut self, board: &Board, _extra_plies: u32) -> i32 {
             let white = if board.fullmove_number() <= 1 {
                 0
             } else {
@@ -463,16 +463,23 @@ mod tests {
         assert!(p.result.horizon >= 3);
     }
 
-    /// A judge with a fixed value from White's view; it counts the leaves it is asked about.
+    /// A judge with a fixed value from White's view when asked to look at most `reach` plies
+    /// past a horizon, and a draw beyond; it counts the positions it is asked about.
     struct FixedJudge {
         white_value: i32,
+        reach: u32,
         asked: usize,
     }
 
     impl LeafJudge for FixedJudge {
-        fn value(&mut self, board: &Board) -> i32 {
+        fn value(&mut self, board: &Board, extra_plies: u32) -> i32 {
             self.asked += 1;
-            for_side_to_move(board, self.white_value)
+            let white = if extra_plies <= self.reach {
+                self.white_value
+            } else {
+                0
+            };
+            for_side_to_move(board, white)
         }
     }
 
@@ -486,6 +493,7 @@ mod tests {
         let run = |admission, white_value| {
             let judge = Arc::new(Mutex::new(FixedJudge {
                 white_value,
+                reach: 0,
                 asked: 0,
             }));
             let settings = StudySettings {
@@ -513,6 +521,59 @@ mod tests {
         assert!((-HOLD_MARGIN..WIN).contains(&run(proof, 1 - WIN).0));
         assert_eq!(run(proof, 5 * WIN).0, model);
         assert_eq!(run(Admission::ZoneMoves, 0), (model, 0));
+    }
+
+    /// A proof of White's claim in `fen` to five plies, with a judge that sees White win
+    /// when it looks at most `reach` plies past the horizon.
+    fn five_plies_judged(fen: &str, reach: u32) -> StudyResult {
+        let board = parse_fen(fen, false).unwrap();
+        let judge = Arc::new(Mutex::new(FixedJudge {
+            white_value: 10 * WIN,
+            reach,
+            asked: 0,
+        }));
+        let settings = StudySettings {
+            judge: Some(judge),
+            ..StudySettings::default()
+        };
+        ZoneSearch::with_settings(&settings)
+            .with_admission(Admission::Proof {
+                attacker: Color::White,
+            })
+            .run(&board, 5)
+    }
+
+    /// The queen taken at the first ply of five: with a judge that confirms the win looking as
+    /// far past the horizon as it is asked, the line ends there; with one that confirms it only
+    /// at the horizon, it goes on to the horizon. The same win, a smaller tree.
+    #[test]
+    fn a_win_before_the_horizon_ends_its_line_where_the_judge_confirms_it_deeper() {
+        let fen = "6k1/5ppp/8/3q4/8/8/5PPP/3R2K1 w - - 0 1";
+        let (at_the_horizon, early) = (
+            five_plies_judged(fen, 0),
+            five_plies_judged(fen, EARLY_WIN_PLIES),
+        );
+        for result in [&at_the_horizon, &early] {
+            assert!(result.complete && result.value >= WIN, "{}", result.value);
+            assert_eq!(result.line[0].to_string(), "d1d5");
+        }
+        assert!(
+            early.positions * 2 < at_the_horizon.positions,
+            "{} against {}",
+            early.positions,
+            at_the_horizon.positions
+        );
+    }
+
+    /// A queen up from the start, nothing is won in the tree: no line ends early, or any first
+    /// move that keeps the queen would end the proof at once.
+    #[test]
+    fn a_lead_held_from_the_start_ends_no_line_early() {
+        let fen = "6k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1";
+        let at_the_horizon = five_plies_judged(fen, 0);
+        let early = five_plies_judged(fen, EARLY_WIN_PLIES);
+        assert!(early.complete && early.value >= WIN, "{}", early.value);
+        assert_eq!(early.positions, at_the_horizon.positions);
     }
 
     /// A budget too small for the tree gives "not proven" and still a line.

@@ -38,6 +38,9 @@ use std::sync::{Arc, Mutex};
 
 /// Material lead (centipawns) that counts as a win.
 pub const WIN: i32 = 300;
+/// The most plies before a proof's horizon at which a position already won ends its line
+/// (`ZoneSearch::early_win`): each costs a judge's search that many plies deeper.
+pub const EARLY_WIN_PLIES: u32 = 4;
 /// Value of being mated.
 pub const MATE: i32 = 30_000;
 /// Value of a position the endgame tables call won (less the plies to reach it): above every
@@ -118,6 +121,35 @@ struct Entry {
 /// in the exchange model; the lead of a side that can never mate counts nothing.
 pub fn static_value(board: &Board, analysis: &Analysis) -> i32 {
     let us = board.side_to_move();
+    let best_capture = board
+        .colors(!us)
+        .iter()
+        .map(|s| exchange_on_square(board, s, us))
+        .max()
+        .unwrap_or(0);
+    mating_lead(board, holdings(board, analysis) + best_capture)
+}
+
+/// What the side to move holds by the zone model, before any capture it may make now:
+/// material and the promotions no one can stop in time (`static_value` less the best capture).
+fn standing_value(board: &Board, analysis: &Analysis) -> i32 {
+    mating_lead(board, holdings(board, analysis))
+}
+
+/// `value`, a lead for the side to move, as nothing where the side ahead can never mate (no
+/// pawns, at most a minor piece).
+fn mating_lead(board: &Board, value: i32) -> i32 {
+    let us = board.side_to_move();
+    match value {
+        v if v > 0 && lacks_mating_material(board, us) => 0,
+        v if v < 0 && lacks_mating_material(board, !us) => 0,
+        v => v,
+    }
+}
+
+/// Material and the winning promotions, for the side to move.
+fn holdings(board: &Board, analysis: &Analysis) -> i32 {
+    let us = board.side_to_move();
     let mut value = 0;
     for square in board.occupied() {
         let (Some(piece), Some(color)) = (board.piece_on(square), board.color_on(square)) else {
@@ -149,18 +181,7 @@ pub fn static_value(board: &Board, analysis: &Analysis) -> i32 {
             -zone.attack.gain
         };
     }
-    let best_capture = board
-        .colors(!us)
-        .iter()
-        .map(|s| exchange_on_square(board, s, us))
-        .max()
-        .unwrap_or(0);
-    // A side that can never mate (no pawns, at most a minor piece) wins nothing by its lead.
-    match value + best_capture {
-        v if v > 0 && lacks_mating_material(board, us) => 0,
-        v if v < 0 && lacks_mating_material(board, !us) => 0,
-        v => v,
-    }
+    value
 }
 
 /// One move of the searched tree, for printing it.
@@ -191,8 +212,11 @@ pub enum Admission {
 /// no search): a bounded search of the engine, say.
 pub trait LeafJudge: Send {
     /// The value of `board` for the side to move, in centipawns; a forced mate at least
-    /// `TABLE_WIN` (it is not counted in the tree's plies).
-    fn value(&mut self, board: &Board) -> i32;
+    /// `TABLE_WIN` (it is not counted in the tree's plies). `extra_plies` lengthens the judge's
+    /// look-ahead: a position that many plies before a proof's horizon is judged as far ahead
+    /// as the horizon's leaves below it would be. A judge that cannot look that far within its
+    /// means answers 0 (a draw confirms no win and vetoes nothing).
+    fn value(&mut self, board: &Board, extra_plies: u32) -> i32;
 }
 
 /// What every tree of a study is searched with.
@@ -227,6 +251,9 @@ pub struct ZoneSearch {
     history: Vec<u64>,
     max_positions: usize,
     aborted: bool,
+    /// In a proof, what the attacker holds in the searched position by the zone model, before
+    /// any capture (`standing_value`).
+    root_lead: i32,
 }
 
 impl ZoneSearch {
@@ -246,6 +273,7 @@ impl ZoneSearch {
             history: Vec::new(),
             max_positions: MAX_POSITIONS,
             aborted: false,
+            root_lead: 0,
         }
     }
 
@@ -293,6 +321,14 @@ impl ZoneSearch {
     pub fn run(&mut self, board: &Board, horizon: u32) -> StudyResult {
         self.keys.clone_from(&self.history);
         self.keys.push(repetition_key(board));
+        if let Admission::Proof { attacker } = self.admission {
+            let value = standing_value(board, &Analysis::new(board, self.limits));
+            self.root_lead = if board.side_to_move() == attacker {
+                value
+            } else {
+                -value
+            };
+        }
         let value = self.zone_search(board, horizon, -WIN, WIN, 0);
         let line = self.line(board, horizon);
         let white = if board.side_to_move() == Color::White {
@@ -335,6 +371,39 @@ impl ZoneSearch {
     /// a judge no better for the attacker than the judge allows (`StudySettings::judge`).
     fn leaf_value(&mut self, board: &Board, analysis: &Analysis) -> i32 {
         let model = static_value(board, analysis);
+        self.judged(board, model, 0)
+    }
+
+    /// A proof's position at most `EARLY_WIN_PLIES` before the horizon where the attacker has
+    /// won a win's worth since the searched position (by the model, against what it held there
+    /// before any capture) and the judge, looking as
+    /// far past the horizon as its leaves below would be judged, sees a win too, is a leaf with
+    /// that value: a win within the horizon. In a middlegame a piece won at the third ply of
+    /// seven otherwise costs a tree of every defence for four plies more. (A judge looking only
+    /// its usual distance from here called Kasparyan's drawn 1.Qe1 a win; and where the
+    /// searched position is already won by the model, any first move that keeps the lead would
+    /// end the proof at once and be taken for the solution.)
+    fn early_win(&mut self, board: &Board, analysis: &Analysis, depth: u32) -> Option<i32> {
+        let (Some(_), Admission::Proof { attacker }) = (&self.judge, self.admission) else {
+            return None;
+        };
+        let sign = if board.side_to_move() == attacker {
+            1
+        } else {
+            -1
+        };
+        let model = static_value(board, analysis);
+        let gained = sign * model - self.root_lead;
+        if depth > EARLY_WIN_PLIES || sign * model < WIN || gained < WIN {
+            return None;
+        }
+        let value = self.judged(board, model, depth);
+        (sign * value >= WIN).then_some(value)
+    }
+
+    /// `model`, the zone model's value of `board` for the side to move, as a proof's judge
+    /// bounds it, the judge looking `extra_plies` further than at the horizon.
+    fn judged(&mut self, board: &Board, model: i32, extra_plies: u32) -> i32 {
         let (Some(judge), Admission::Proof { attacker }) = (&self.judge, self.admission) else {
             return model;
         };
@@ -347,7 +416,7 @@ impl ZoneSearch {
         } else {
             -1
         };
-        let judged = sign * judge.value(board).clamp(-TABLE_WIN, TABLE_WIN);
+        let judged = sign * judge.value(board, extra_plies).clamp(-TABLE_WIN, TABLE_WIN);
         // Short of a decisive lead either way the judge confirms no win and vetoes no hold: a
         // search's score of a drawn ending a pawn or two down says little.
         let bound = if judged.abs() >= WIN { judged } else { WIN - 1 };
@@ -462,6 +531,11 @@ impl ZoneSearch {
         let analysis = Analysis::new(board, self.limits);
         if depth == 0 {
             return self.leaf_value(board, &analysis);
+        }
+        if ply > 0 {
+            if let Some(value) = self.early_win(board, &analysis, depth) {
+                return value;
+            }
         }
         let mut moves = self.admitted_moves(board, &analysis, legal, depth);
         if moves.is_empty() {
