@@ -24,8 +24,8 @@ use super::trajectory::{bundle, Mover};
 use crate::rules::see::{capture_gain_against, exchange_after_move};
 use crate::rules::{piece_value, BitBoard, Board, Color, Piece, Rank, Square};
 use cozy_chess::{
-    get_bishop_moves, get_king_moves, get_knight_moves, get_line_rays, get_pawn_attacks,
-    get_rook_moves,
+    get_between_rays, get_bishop_moves, get_king_moves, get_knight_moves, get_line_rays,
+    get_pawn_attacks, get_rook_moves,
 };
 
 /// Longest attack (forecast) that is postponed rather than dropped when a stop is controlled.
@@ -253,7 +253,10 @@ pub fn obstacle_rejections(route: &Route) -> Vec<Rejection> {
 /// Reason 2: squares the target can run to before the attacker arrives, where it is neither
 /// controlled by the attacker's side nor still hit by the attacker from its last stop. A pinned
 /// target (`route::pin_of`) runs only along the line of its pin, and one with a duty
-/// (`immobility::duty_of`) only to squares from which it still defends its charge.
+/// (`immobility::duty_of`) only to squares from which it still defends its charge. When the
+/// defender's one move comes after a first step that checks (`check_on_arrival`: a fork of the
+/// king and the target), that move must answer the check: the target runs only by taking the
+/// checking piece or by stepping in between.
 pub fn escape_squares(
     board: &Board,
     route: &Route,
@@ -264,7 +267,13 @@ pub fn escape_squares(
     if budget < 1 {
         return BitBoard::EMPTY;
     }
-    let flights = flight_squares(board, route, target);
+    let mut flights = flight_squares(board, route, target);
+    if budget == 1 && attacker_to_move && route.len() == 2 {
+        if let Some(king) = check_on_arrival(board, route) {
+            let checker = route.squares[1];
+            flights &= checker.bitboard() | get_between_rays(checker, king);
+        }
+    }
     if let Some(pin) = pin_of(board, target) {
         // Off the line of its pin the target would give up what it shields.
         return flights & get_line_rays(pin.pinner, pin.behind);
@@ -291,6 +300,19 @@ pub fn escape_squares(
         }
         _ => flights,
     }
+}
+
+/// The enemy king's square when the first step of `route`, a plain move to its second square,
+/// gives check from there (direct checks only: a discovered one depends on what stays behind).
+pub fn check_on_arrival(board: &Board, route: &Route) -> Option<Square> {
+    let (&start, &arrival) = (route.squares.first()?, route.squares.get(1)?);
+    let king = board.king(!route.side);
+    let occupied = (board.occupied() & !start.bitboard()) | arrival.bitboard();
+    let hits = match route.mover {
+        Mover::Pawn(color) => get_pawn_attacks(arrival, color),
+        mover => attack_squares(mover, arrival, occupied),
+    };
+    hits.has(king).then_some(king)
 }
 
 /// The squares the target could run to from the attack along `route` if it were free to move
@@ -520,6 +542,27 @@ mod tests {
             assert_eq!(escapes.is_empty(), !runs, "{escapes:?}");
             assert_eq!(a.rejections.iter().any(|r| r.number() == 2), runs);
         }
+    }
+
+    #[test]
+    fn a_fork_with_check_leaves_the_target_no_move_to_run() {
+        // N b5–c7 checks the king e8 and hits the queen a8: Black's one move answers the check.
+        let fork = parse_fen("q3k3/8/8/1N6/8/8/PP6/4K3 w - - 0 1", false).unwrap();
+        // The same without the check, and with Black to move first: the queen runs.
+        let no_check = parse_fen("q6k/8/8/1N6/8/8/PP6/4K3 w - - 0 1", false).unwrap();
+        let black_first = parse_fen("q3k3/8/8/1N6/8/8/PP6/4K3 b - - 0 1", false).unwrap();
+        for (board, check, runs) in [(fork, true, false), (no_check, false, true)] {
+            let a = attack_on(&board, Square::B5, Square::A8, TrajectoryLimits::default()).unwrap();
+            assert_eq!(check_on_arrival(&board, &a.route).is_some(), check);
+            assert_eq!(a.rejections.iter().any(|r| r.number() == 2), runs, "{a:?}");
+        }
+        let a = attack_on(
+            &black_first,
+            Square::B5,
+            Square::A8,
+            TrajectoryLimits::default(),
+        );
+        assert!(a.unwrap().rejections.iter().any(|r| r.number() == 2));
     }
 
     #[test]
