@@ -28,6 +28,7 @@ pub mod goal_change;
 pub mod guide;
 pub mod immobility;
 pub mod mate;
+pub mod model_value;
 pub mod moves;
 pub mod plan;
 pub mod proof;

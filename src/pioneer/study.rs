@@ -10,10 +10,9 @@
 //! Design note: an alpha-beta search over zone moves (`moves.rs`) to a horizon taken from the
 //! zones' timing: twice the longest forecast of a live attack at the root, plus one ply. At the
 //! horizon, or where the side to move has no zone move, the position is valued by the zone model
-//! alone (a known draw, `eval::known_draw`, is 0 wherever it stands): material, plus the promotion
-//! of every pawn whose zone wins statically (no counter in time), plus what the side to move wins
-//! at once in the exchange model. The value is material in centipawns, as Botvinnik's goal is
-//! material; a verdict is a win when one side is at least `WIN` ahead, otherwise a draw. The search
+//! alone (`model_value.rs`; a known draw, `eval::known_draw`, is 0 wherever it stands):
+//! material, plus the promotion of every pawn whose zone wins statically (no counter in time),
+//! plus what the side to move wins at once in the exchange model. A verdict is a win when one side is at least `WIN` ahead, otherwise a draw. The search
 //! is made with the window (−WIN, +WIN): it only has to tell the three verdicts apart, which keeps
 //! the tree small. A transposition table keyed by the position (with the plies left) avoids
 //! searching a position twice; `positions` counts the distinct positions the tree holds. A tree
@@ -22,15 +21,13 @@
 //! and proves nothing. With `Admission::Proof` the same search gives the defender every legal move:
 //! that is the proof of a verdict (`proof.rs`).
 
-use super::attack::{Goal, TrajectoryLimits};
+use super::attack::TrajectoryLimits;
+use super::model_value::{standing_value, static_value};
 use super::moves::zone_moves;
-use super::zone::{Analysis, ZoneVerdict};
+use super::zone::Analysis;
 use crate::bound::Bound;
-use crate::eval::{known_draw, lacks_mating_material};
-use crate::rules::see::exchange_on_square;
-use crate::rules::{
-    is_capture, legal_moves, piece_value, repetition_key, Board, Color, Move, Piece,
-};
+use crate::eval::known_draw;
+use crate::rules::{is_capture, legal_moves, repetition_key, Board, Color, Move};
 use crate::tablebases::{has_castling_rights, Tablebases};
 use shakmaty_syzygy::Wdl;
 use std::collections::{HashMap, HashSet};
@@ -114,74 +111,6 @@ struct Entry {
     value: i32,
     bound: Bound,
     best: Option<Move>,
-}
-
-/// Static value of a position by the zone model, for the side to move: material, the promotion
-/// of every pawn whose zone wins (no counter in time), and the best capture of the side to move
-/// in the exchange model; the lead of a side that can never mate counts nothing.
-pub fn static_value(board: &Board, analysis: &Analysis) -> i32 {
-    let us = board.side_to_move();
-    let best_capture = board
-        .colors(!us)
-        .iter()
-        .map(|s| exchange_on_square(board, s, us))
-        .max()
-        .unwrap_or(0);
-    mating_lead(board, holdings(board, analysis) + best_capture)
-}
-
-/// What the side to move holds by the zone model, before any capture it may make now:
-/// material and the promotions no one can stop in time (`static_value` less the best capture).
-fn standing_value(board: &Board, analysis: &Analysis) -> i32 {
-    mating_lead(board, holdings(board, analysis))
-}
-
-/// `value`, a lead for the side to move, as nothing where the side ahead can never mate (no
-/// pawns, at most a minor piece).
-fn mating_lead(board: &Board, value: i32) -> i32 {
-    let us = board.side_to_move();
-    match value {
-        v if v > 0 && lacks_mating_material(board, us) => 0,
-        v if v < 0 && lacks_mating_material(board, !us) => 0,
-        v => v,
-    }
-}
-
-/// Material and the winning promotions, for the side to move.
-fn holdings(board: &Board, analysis: &Analysis) -> i32 {
-    let us = board.side_to_move();
-    let mut value = 0;
-    for square in board.occupied() {
-        let (Some(piece), Some(color)) = (board.piece_on(square), board.color_on(square)) else {
-            continue;
-        };
-        if piece != Piece::King {
-            value += if color == us {
-                piece_value(piece)
-            } else {
-                -piece_value(piece)
-            };
-        }
-    }
-    for zone in &analysis.zones {
-        if !matches!(zone.attack.goal, Goal::Promote { .. }) || zone.verdict != ZoneVerdict::Wins {
-            continue;
-        }
-        // Against a queen already on the board a pawn still on its way is no sure gain (the
-        // queen wins tempi by checks, which the zone timing does not see); it counts only when
-        // it promotes with its very next move.
-        let side = zone.side();
-        let enemy_queen = !board.colored_pieces(!side, Piece::Queen).is_empty();
-        if enemy_queen && !(side == us && zone.attack.forecast() == 1) {
-            continue;
-        }
-        value += if side == us {
-            zone.attack.gain
-        } else {
-            -zone.attack.gain
-        };
-    }
-    value
 }
 
 /// One move of the searched tree, for printing it.
@@ -713,18 +642,6 @@ mod tests {
         assert_eq!(StudyVerdict::of(WIN), StudyVerdict::WhiteWins);
         assert_eq!(StudyVerdict::of(WIN - 1), StudyVerdict::Draw);
         assert_eq!(StudyVerdict::of(-WIN), StudyVerdict::BlackWins);
-    }
-
-    #[test]
-    fn static_value_counts_unstoppable_pawns() {
-        // Black's h-pawn cannot be caught: its promotion counts for Black.
-        let board = parse_fen("8/8/k7/7p/8/8/8/K7 w - - 0 1", false).unwrap();
-        let analysis = Analysis::new(&board, TrajectoryLimits::default());
-        assert_eq!(static_value(&board, &analysis), -100 - (950 - 100));
-        // With the white king in the square it does not.
-        let board = parse_fen("8/8/k7/7p/8/6K1/8/8 w - - 0 1", false).unwrap();
-        let analysis = Analysis::new(&board, TrajectoryLimits::default());
-        assert_eq!(static_value(&board, &analysis), -100);
     }
 
     #[test]
