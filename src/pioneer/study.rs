@@ -305,9 +305,8 @@ impl ZoneSearch {
 
     /// A proof's position at most `EARLY_WIN_PLIES` before the horizon where the attacker has
     /// won a win's worth since the searched position (by the model, against what it held there
-    /// before any capture) and the judge, looking as
-    /// far past the horizon as its leaves below would be judged, sees a win too, is a leaf with
-    /// that value: a win within the horizon. In a middlegame a piece won at the third ply of
+    /// before any capture) and the judge, looking as far past the horizon as its leaves below
+    /// would be judged, sees a win too, is a leaf with that value: a win within the horizon. In a middlegame a piece won at the third ply of
     /// seven otherwise costs a tree of every defence for four plies more. (A judge looking only
     /// its usual distance from here called Kasparyan's drawn 1.Qe1 a win; and where the
     /// searched position is already won by the model, any first move that keeps the lead would
