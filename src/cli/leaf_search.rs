@@ -36,9 +36,7 @@ impl SearchRater {
         self.engine.set_network(network);
         self
     }
-}
 
-impl SearchRater {
     /// Nodes a search deeper than the rater's depth may take; one that does not reach its depth
     /// within them has no score (a middlegame full of checks can take minutes at depth 10).
     const DEEPER_NODES: u64 = 100_000;

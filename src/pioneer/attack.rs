@@ -308,11 +308,18 @@ pub fn check_on_arrival(board: &Board, route: &Route) -> Option<Square> {
     let (&start, &arrival) = (route.squares.first()?, route.squares.get(1)?);
     let king = board.king(!route.side);
     let occupied = (board.occupied() & !start.bitboard()) | arrival.bitboard();
-    let hits = match route.mover {
-        Mover::Pawn(color) => get_pawn_attacks(arrival, color),
-        mover => attack_squares(mover, arrival, occupied),
-    };
-    hits.has(king).then_some(king)
+    hits_from(route.mover, arrival, occupied)
+        .has(king)
+        .then_some(king)
+}
+
+/// The squares `mover` attacks from `from` (`attack_squares` gives the squares from which it
+/// attacks a square, which differ for a pawn).
+fn hits_from(mover: Mover, from: Square, occupied: BitBoard) -> BitBoard {
+    match mover {
+        Mover::Pawn(color) => get_pawn_attacks(from, color),
+        mover => attack_squares(mover, from, occupied),
+    }
 }
 
 /// The squares the target could run to from the attack along `route` if it were free to move
@@ -323,12 +330,7 @@ pub fn flight_squares(board: &Board, route: &Route, target: Square) -> BitBoard 
     };
     let occupied = board.occupied() & !route.start().bitboard() & !target.bitboard();
     let penultimate = route.squares[route.squares.len().saturating_sub(2)];
-    let still_hit = attack_squares(route.mover, penultimate, occupied);
-    let still_hit = if matches!(route.mover, Mover::Pawn(_)) {
-        get_pawn_attacks(penultimate, route.side)
-    } else {
-        still_hit
-    };
+    let still_hit = hits_from(route.mover, penultimate, occupied);
     let mut out = BitBoard::EMPTY;
     for s in piece_moves(board, target, board.occupied()) & !still_hit {
         if control(board, s, target, piece).is_none() {

@@ -7,8 +7,8 @@
 //! (`Admission::Proof`).
 //!
 //! Design note: what a complete tree proves is what the attacker gets against every defence within
-//! the horizon, the leaves valued by the zone model (`model_value::static_value`): a win (a lead of at
-//! least `WIN`, or mate) or a hold (never more than `HOLD_MARGIN` behind). With a judge
+//! the horizon, the leaves valued by the zone model (`model_value::static_value`): a win (a lead
+//! of at least `WIN`, or mate) or a hold (never more than `HOLD_MARGIN` behind). With a judge
 //! (`study::LeafJudge`, the engine's own search in `tropa study`) a leaf is a win only where the
 //! judge sees one too, and no hold where the judge sees the attacker `WIN` behind. Two results
 //! prove nothing and say so: a tree that outgrows its position budget, and an attacker that fails

@@ -12,9 +12,9 @@
 //! horizon, or where the side to move has no zone move, the position is valued by the zone model
 //! alone (`model_value.rs`; a known draw, `eval::known_draw`, is 0 wherever it stands):
 //! material, plus the promotion of every pawn whose zone wins statically (no counter in time),
-//! plus what the side to move wins at once in the exchange model. A verdict is a win when one side is at least `WIN` ahead, otherwise a draw. The search
-//! is made with the window (−WIN, +WIN): it only has to tell the three verdicts apart, which keeps
-//! the tree small. A transposition table keyed by the position (with the plies left) avoids
+//! plus what the side to move wins at once in the exchange model. A verdict is a win when one
+//! side is at least `WIN` ahead, otherwise a draw. The search is made with the window (−WIN,
+//! +WIN): it only has to tell the three verdicts apart, which keeps the tree small. A transposition table keyed by the position (with the plies left) avoids
 //! searching a position twice; `positions` counts the distinct positions the tree holds. A tree
 //! stops at a limit of distinct positions (`MAX_POSITIONS` unless asked otherwise) so that the
 //! search always ends, even where the zones admit many moves; such a result is marked incomplete
@@ -250,13 +250,9 @@ impl ZoneSearch {
     pub fn run(&mut self, board: &Board, horizon: u32) -> StudyResult {
         self.keys.clone_from(&self.history);
         self.keys.push(repetition_key(board));
-        if let Admission::Proof { attacker } = self.admission {
-            let value = standing_value(board, &Analysis::new(board, self.limits));
-            self.root_lead = if board.side_to_move() == attacker {
-                value
-            } else {
-                -value
-            };
+        // Only a judged proof ends lines early, against this lead.
+        if let (Some(_), Some(sign)) = (&self.judge, self.attacker_sign(board)) {
+            self.root_lead = sign * standing_value(board, &Analysis::new(board, self.limits));
         }
         let value = self.zone_search(board, horizon, -WIN, WIN, 0);
         let line = self.line(board, horizon);
@@ -306,23 +302,21 @@ impl ZoneSearch {
     /// A proof's position at most `EARLY_WIN_PLIES` before the horizon where the attacker has
     /// won a win's worth since the searched position (by the model, against what it held there
     /// before any capture) and the judge, looking as far past the horizon as its leaves below
-    /// would be judged, sees a win too, is a leaf with that value: a win within the horizon. In a middlegame a piece won at the third ply of
-    /// seven otherwise costs a tree of every defence for four plies more. (A judge looking only
+    /// would be judged, sees a win too, is a leaf with that value: a win within the horizon. In
+    /// a middlegame a piece won at the third ply of seven otherwise costs a tree of every
+    /// defence for four plies more. (A judge looking only
     /// its usual distance from here called Kasparyan's drawn 1.Qe1 a win; and where the
     /// searched position is already won by the model, any first move that keeps the lead would
     /// end the proof at once and be taken for the solution.)
     fn early_win(&mut self, board: &Board, analysis: &Analysis, depth: u32) -> Option<i32> {
-        let (Some(_), Admission::Proof { attacker }) = (&self.judge, self.admission) else {
+        let (Some(_), Some(sign)) = (&self.judge, self.attacker_sign(board)) else {
             return None;
         };
-        let sign = if board.side_to_move() == attacker {
-            1
-        } else {
-            -1
-        };
+        if depth > EARLY_WIN_PLIES {
+            return None;
+        }
         let model = static_value(board, analysis);
-        let gained = sign * model - self.root_lead;
-        if depth > EARLY_WIN_PLIES || sign * model < WIN || gained < WIN {
+        if sign * model < WIN || sign * model - self.root_lead < WIN {
             return None;
         }
         let value = self.judged(board, model, depth);
@@ -332,23 +326,27 @@ impl ZoneSearch {
     /// `model`, the zone model's value of `board` for the side to move, as a proof's judge
     /// bounds it, the judge looking `extra_plies` further than at the horizon.
     fn judged(&mut self, board: &Board, model: i32, extra_plies: u32) -> i32 {
-        let (Some(judge), Admission::Proof { attacker }) = (&self.judge, self.admission) else {
+        let (Some(judge), Some(sign)) = (&self.judge, self.attacker_sign(board)) else {
             return model;
         };
         // A judge that panicked once is not asked again: the model alone goes on.
         let Ok(mut judge) = judge.lock() else {
             return model;
         };
-        let sign = if board.side_to_move() == attacker {
-            1
-        } else {
-            -1
-        };
         let judged = sign * judge.value(board, extra_plies).clamp(-TABLE_WIN, TABLE_WIN);
         // Short of a decisive lead either way the judge confirms no win and vetoes no hold: a
         // search's score of a drawn ending a pawn or two down says little.
         let bound = if judged.abs() >= WIN { judged } else { WIN - 1 };
         sign * (sign * model).min(bound)
+    }
+
+    /// In a proof, 1 where the attacker is to move in `board` and −1 where the defender is.
+    fn attacker_sign(&self, board: &Board) -> Option<i32> {
+        match self.admission {
+            Admission::Proof { attacker } if board.side_to_move() == attacker => Some(1),
+            Admission::Proof { .. } => Some(-1),
+            Admission::ZoneMoves => None,
+        }
     }
 
     fn line(&self, board: &Board, horizon: u32) -> Vec<Move> {
