@@ -7,24 +7,27 @@
 //! (`Admission::Proof`).
 //!
 //! Design note: what a complete tree proves is what the attacker gets against every defence within
-//! the horizon, the leaves valued by the zone model (`model_value::static_value`): a win (a lead
-//! of at least `WIN`, or mate) or a hold (never more than `HOLD_MARGIN` behind). With a judge
+//! the horizon, the leaves valued by the zone model (`model_value::static_value`): a win (a lead of
+//! at least `WIN`, or mate) or a hold (never more than `HOLD_MARGIN` behind). With a judge
 //! (`study::LeafJudge`, the engine's own search in `tropa study`) a leaf is a win only where the
 //! judge sees one too, and no hold where the judge sees the attacker `WIN` behind. Two results
 //! prove nothing and say so: a tree that outgrows its position budget, and an attacker that fails
 //! (a move outside its zones might have done better). The budget grows by `BUDGET_GROWTH` from
 //! `FIRST_BUDGET` to the caller's limit, every round reported to the caller, so that a long proof
-//! always shows where it is and a short one stays short. The horizon is the zone search's (twice
-//! the longest forecast, plus one), and a proof that does not win there tries two plies more at a
-//! time: a hold proven deeper says more, and the forecast counts the moves to the target, so a gain
-//! may come a move or two past it. A failure is tried deeper too: the lead that decides it is the
-//! zone model's at the horizon, which a few plies more may undo. The deepest complete tree decides,
-//! so a hold within three plies that fails within five is no proof.
+//! always shows where it is and a short one stays short; each round's best moves are tried first in
+//! the next (`ZoneSearch::with_hints`), so a larger tree starts where the smaller one learnt. The
+//! horizon is the zone search's (twice the longest forecast, plus one), and a proof that does not
+//! win there tries two plies more at a time: a hold proven deeper says more, and the forecast
+//! counts the moves to the target, so a gain may come a move or two past it. A failure is tried
+//! deeper too: the lead that decides it is the zone model's at the horizon, which a few plies more
+//! may undo. The deepest complete tree decides, so a hold within three plies that fails within five
+//! is no proof.
 
 use super::study::{
     Admission, Study, StudyResult, StudySettings, StudyVerdict, ZoneSearch, MAX_HORIZON, WIN,
 };
 use crate::rules::{repetition_key, side_name, Board, Color, Move};
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// Positions of the first round of a proof.
@@ -143,16 +146,20 @@ pub fn prove(
 ) -> Proof {
     let start = Instant::now();
     let mut rounds = 0;
+    // Each round's best moves order the next round's (deeper horizons' too).
+    let mut hints = HashMap::new();
     // One horizon: rounds of growing budget up to `max_positions`.
     let mut within = |horizon: u32, max_positions: usize| {
         let mut budget = FIRST_BUDGET.min(max_positions);
         loop {
             rounds += 1;
-            let result = ZoneSearch::with_settings(settings)
+            let mut search = ZoneSearch::with_settings(settings)
                 .with_admission(Admission::Proof { attacker })
                 .with_history(history)
                 .with_max_positions(budget)
-                .run(board, horizon);
+                .with_hints(std::mem::take(&mut hints));
+            let result = search.run(board, horizon);
+            hints = search.best_moves();
             on_round(&ProofRound {
                 horizon,
                 budget,
@@ -273,6 +280,7 @@ pub fn prove_study(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pioneer::attack::TrajectoryLimits;
     use crate::pioneer::examples::RETI;
     use crate::pioneer::study::{LeafJudge, EARLY_WIN_PLIES};
     use crate::rules::notation::line_to_numbered_san;
@@ -602,6 +610,38 @@ mod tests {
         assert!(p.result.complete);
         let first = p.result.line.first().map(|m| m.to_string());
         assert_eq!(first.as_deref(), Some("e2e1n"), "{}", p.summary());
+    }
+
+    /// A search given the best moves of an earlier search of the same position finds the same
+    /// value in a smaller tree; a hint for a move the tree does not admit changes nothing.
+    #[test]
+    fn hints_shrink_the_next_tree_and_admit_nothing() {
+        let board = parse_fen(RETI, false).unwrap();
+        let search = || {
+            ZoneSearch::with_settings(&StudySettings::default()).with_admission(Admission::Proof {
+                attacker: Color::White,
+            })
+        };
+        let mut first = search();
+        let plain = first.run(&board, 9);
+        let hinted = search().with_hints(first.best_moves()).run(&board, 9);
+        assert!(plain.complete && hinted.complete);
+        assert_eq!(hinted.value, plain.value);
+        assert!(
+            hinted.positions < plain.positions,
+            "{} against {}",
+            hinted.positions,
+            plain.positions
+        );
+
+        // 1.Kh7 is no zone move of White's: as a hint it is not played.
+        let zone_only = ZoneSearch::new(TrajectoryLimits::default()).run(&board, 9);
+        let kh7 = crate::rules::notation::move_from_uci(&board, "h8h7", false).unwrap();
+        let misled = ZoneSearch::new(TrajectoryLimits::default())
+            .with_hints(HashMap::from([(board.hash(), kh7)]))
+            .run(&board, 9);
+        assert_eq!(misled.line, zone_only.line);
+        assert_eq!(misled.positions, zone_only.positions);
     }
 
     #[test]

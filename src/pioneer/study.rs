@@ -183,6 +183,9 @@ pub struct ZoneSearch {
     /// In a proof, what the attacker holds in the searched position by the zone model, before
     /// any capture (`standing_value`).
     root_lead: i32,
+    /// Best moves found by earlier searches of the same position (`with_hints`), tried first
+    /// where this tree has no move of its own.
+    hints: HashMap<u64, Move>,
 }
 
 impl ZoneSearch {
@@ -203,6 +206,7 @@ impl ZoneSearch {
             max_positions: MAX_POSITIONS,
             aborted: false,
             root_lead: 0,
+            hints: HashMap::new(),
         }
     }
 
@@ -225,6 +229,31 @@ impl ZoneSearch {
     pub fn with_history(mut self, keys: &[u64]) -> Self {
         self.history = keys.to_vec();
         self
+    }
+
+    /// Orders moves by `hints`, the best moves of earlier searches by position key
+    /// (`best_moves`): a proof searches its tree again with a larger budget or a deeper horizon,
+    /// and the move that won or refuted last time usually does again, so trying it first keeps
+    /// the next tree small. A hint only orders moves; it never admits one.
+    pub fn with_hints(mut self, hints: HashMap<u64, Move>) -> Self {
+        self.hints = hints;
+        self
+    }
+
+    /// The best move of every position this search stored, by position key (for the deepest
+    /// horizon where a position stands at several): the hints of the next search
+    /// (`with_hints`), the earlier hints included.
+    pub fn best_moves(&self) -> HashMap<u64, Move> {
+        let mut moves = self.hints.clone();
+        let mut depth_of: HashMap<u64, u32> = HashMap::new();
+        for (&(hash, depth), entry) in &self.table {
+            let Some(mv) = entry.best else { continue };
+            if depth_of.get(&hash).is_none_or(|&d| depth > d) {
+                depth_of.insert(hash, depth);
+                moves.insert(hash, mv);
+            }
+        }
+        moves
     }
 
     /// Sets the limit on distinct positions; reaching it stops the search unfinished.
@@ -447,9 +476,9 @@ impl ZoneSearch {
             }
         }
         let key = (board.hash(), depth);
-        let mut table_move = None;
+        let mut table_move = self.hints.get(&board.hash()).copied();
         if let Some(e) = self.table.get(&key) {
-            table_move = e.best;
+            table_move = e.best.or(table_move);
             if e.bound.settles(e.value, alpha, beta) {
                 return e.value;
             }
