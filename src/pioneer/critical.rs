@@ -23,9 +23,10 @@
 //! the main zone grows too"). The linked zone's own counters (the king coming to drive the
 //! bishop off f4 in diagram 56) are left to the search that checks every plan (`explain`).
 
-use super::attack::{attack_squares, escape_squares, Attack, Goal};
+use super::attack::{attack_squares, Attack, Goal};
 use super::control::would_control;
 use super::counter::{best_route, budget, Counter};
+use super::escape::escape_squares;
 use super::mate::relocated;
 use super::reject::{piece_letter, Rejection};
 use super::route::Route;

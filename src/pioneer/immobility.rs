@@ -10,17 +10,18 @@
 //! the one defence of an own piece the opponent would win without it, worth at least the
 //! target, or the one guard of a square on which the opponent would mate in one without it)
 //! runs only to squares from which it still defends that piece or guards that square
-//! (`attack::escape_squares`), so the attack on it is mostly judged without its escape. The
+//! (`escape::escape_squares`), so the attack on it is mostly judged without its escape. The
 //! defender's counter is to remove the cause one move before the capture, so that the target
 //! still has its own move to run: lift the pin (the shielded piece steps off the line, or a
 //! piece steps in between the pinning piece and the target), or relieve the duty (another piece
 //! comes to defend the charge or guard the square, or a charged piece steps to a square where
 //! it is not lost). The counter's budget is one move less than the
 //! capture's, and it is made only when the target, once free, has a square to run to
-//! (`attack::flight_squares`).
+//! (`escape::flight_squares`).
 
-use super::attack::{attack_squares, flight_squares, Attack, Goal};
+use super::attack::{attack_squares, Attack, Goal};
 use super::counter::{best_route, budget, Counter, CounterKind, NEAR_MISS};
+use super::escape::flight_squares;
 use super::mate::{mates_after, relocated, MATE_GAIN};
 use super::route::{piece_moves, pin_of};
 use super::trajectory::Mover;
@@ -234,7 +235,8 @@ pub fn relieving_counters(board: &Board, attack: &Attack, attacker_to_move: bool
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pioneer::attack::{attack_on, escape_squares, TrajectoryLimits};
+    use crate::pioneer::attack::{attack_on, TrajectoryLimits};
+    use crate::pioneer::escape::escape_squares;
     use crate::pioneer::zone::{Zone, ZoneVerdict};
     use crate::rules::{parse_fen, Rank};
 

@@ -7,7 +7,8 @@
 //! empty board as bundles; `route` lays one on the real board (obstacles, forecast duration);
 //! `control` decides who controls a square by the seed's three rules, on top of the exchange
 //! model of `rules::see`; `safety` asks whether a capturing piece gets away afterwards. `attack` builds the attack trajectories of a root piece against a
-//! target (or a pawn to its promotion square) and `reject` records why one is given up. A zone
+//! target (or a pawn to its promotion square), `escape` finds where the target can run in time,
+//! and `reject` records why one is given up. A zone
 //! (`zone`) joins an attack with the opponent's counter-trajectories that arrive in time
 //! (`counter`) and the attacker's support trajectories (`support`); zones sharing a piece are
 //! merged, independent ones weighed with a one-tempo shift, and all ordered for examination.
@@ -23,6 +24,7 @@ pub mod attack;
 pub mod control;
 pub mod counter;
 pub mod critical;
+pub mod escape;
 pub mod fork;
 pub mod goal_change;
 pub mod guide;

@@ -19,9 +19,10 @@
 //! ours left hanging is not answered by winning a pawn elsewhere), and when no capture of our
 //! own wins more now (what the zone's first move would give up).
 
-use super::attack::{attacks, escape_squares, Attack, Goal, TrajectoryLimits};
+use super::attack::{attacks, Attack, Goal, TrajectoryLimits};
 use super::counter::{counters, Counter};
 use super::critical::{linked_zones, LinkedZone};
+use super::escape::escape_squares;
 use super::mate::mates_after;
 use super::support::{supports, Support, SupportKind};
 use crate::rules::see::see;
