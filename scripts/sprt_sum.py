@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Add up the runs of one SPRT that was stopped and continued (a machine restart, the end of a
+session) and apply the team's match runner's own statistics to the sums.
+
+Design note: `match.py` decides on pentanomial pair counts, so runs of the same two engines
+with different seeds (the same openings file, so the same kind of starts) add up exactly as one
+longer run would: the pair counts, wins, draws, losses, forfeits and failures are summed, the
+smallest clocks kept, and `match.summarize` prints the line a single run would end with. Each
+log is read for its last `games …` line (what `match.py` prints after every game).
+
+  python3 scripts/sprt_sum.py --sprt 0 5 first.log second.log
+  python3 scripts/sprt_sum.py --match ../shared/tools/match.py --sprt 0 5 *.log
+"""
+
+import argparse
+import importlib.util
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_MATCH = os.path.join(HERE, "..", "..", "shared", "tools", "match.py")
+LINE = re.compile(
+    r"games (\d+)\s+W (\d+)\s+D (\d+)\s+L (\d+).*?penta \[([\d, ]+)\]"
+    r"\s+forfeits\(time\) A (\d+) B (\d+)\s+failures A (\d+) B (\d+)(?:\s+min-clock (.*?))?"
+    r"(?:\s+LLR|$)"
+)
+CLOCK = re.compile(r"(\S+) ([\d.]+)s")
+
+
+def last_counts(path):
+    """The counts of the last `games …` line of the log at `path`, or None if it has none."""
+    last = None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            text = line.strip()
+            if text.startswith("FINAL "):
+                text = text[len("FINAL "):]
+            if text.startswith("games "):
+                last = text
+    if last is None:
+        return None
+    m = LINE.search(last)
+    if not m:
+        sys.exit(f"sprt_sum: {path}: cannot read its last line: {last[:80]}")
+    w, d, l = (int(m.group(i)) for i in (2, 3, 4))
+    return {
+        "w": w,
+        "d": d,
+        "l": l,
+        "penta": [int(x) for x in m.group(5).split(",")],
+        "time_a": int(m.group(6)),
+        "time_b": int(m.group(7)),
+        "fail_a": int(m.group(8)),
+        "fail_b": int(m.group(9)),
+        "min_clock": {k: float(v) for k, v in CLOCK.findall(m.group(10) or "")},
+    }
+
+
+def add(total, part):
+    for key in ("w", "d", "l", "time_a", "time_b", "fail_a", "fail_b"):
+        total[key] += part[key]
+    total["penta"] = [a + b for a, b in zip(total["penta"], part["penta"])]
+    for name, clock in part["min_clock"].items():
+        total["min_clock"][name] = min(clock, total["min_clock"].get(name, clock))
+
+
+def load_match(path):
+    spec = importlib.util.spec_from_file_location("match", path)
+    if spec is None or not os.path.exists(path):
+        sys.exit(f"sprt_sum: no match runner at {path} (give --match)")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("logs", nargs="+", help="the logs of match.py runs of one test")
+    ap.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"), required=True)
+    ap.add_argument("--match", default=DEFAULT_MATCH, help="the team's match.py (default ../shared/tools/match.py)")
+    args = ap.parse_args()
+    match = load_match(args.match)
+    total = {"w": 0, "d": 0, "l": 0, "penta": [0] * 5, "time_a": 0, "time_b": 0,
+             "fail_a": 0, "fail_b": 0, "min_clock": {}}
+    for path in args.logs:
+        try:
+            part = last_counts(path)
+        except OSError as e:
+            sys.exit(f"sprt_sum: {path}: {e.strerror}")
+        if part is None:
+            sys.exit(f"sprt_sum: {path}: no 'games' line (not a match.py log?)")
+        print(f"{path}: {part['w'] + part['d'] + part['l']} games, penta {part['penta']}")
+        add(total, part)
+    print(match.summarize(total, args, final=True))
+
+
+if __name__ == "__main__":
+    main()
