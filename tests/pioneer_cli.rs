@@ -106,13 +106,13 @@ fn a_proof_over_its_budget_is_not_proven_and_shows_its_rounds() {
         "--fen",
         RETI,
         "--proof-positions",
-        "800",
+        "700",
         "--leaf-depth",
         "0",
     ]);
     assert!(ok, "{err}");
     assert!(
-        out.contains("not proven: the tree outgrew 800 positions (the line it stood on below)"),
+        out.contains("not proven: the tree outgrew 700 positions (the line it stood on below)"),
         "{out}"
     );
     let rounds: Vec<&str> = err
@@ -120,7 +120,7 @@ fn a_proof_over_its_budget_is_not_proven_and_shows_its_rounds() {
         .filter(|l| l.starts_with("proof of the start position:"))
         .collect();
     assert_eq!(rounds.len(), 2, "{err}");
-    assert!(rounds[1].contains("budget 800 positions, 800 in the tree, not complete"));
+    assert!(rounds[1].contains("budget 700 positions, 700 in the tree, not complete"));
 }
 
 #[test]
