@@ -3,7 +3,10 @@
 //! last frame included) and a later cut restore the run byte for byte, and a file from another
 //! run is refused.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::ffi::OsStr;
+use std::path::Path;
 use std::process::Command;
 
 fn tropa() -> &'static str {
@@ -11,18 +14,9 @@ fn tropa() -> &'static str {
 }
 
 fn chunker(folder: &Path, args: &[&str]) -> (bool, String) {
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/selfplay_chunk.py");
-    let out = Command::new(python)
-        .arg(script)
-        .arg("--folder")
-        .arg(folder)
-        .args(args)
-        .output()
-        .expect("python3 runs");
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
+    let mut all = vec![OsStr::new("--folder"), folder.as_os_str()];
+    all.extend(args.iter().map(OsStr::new));
+    common::script("selfplay_chunk.py", &all)
 }
 
 fn datagen(path: &Path, seed: &str) {

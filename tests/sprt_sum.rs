@@ -3,8 +3,10 @@
 //! the README reports for the sums, through the team's `match.py` beside the repository; a log
 //! without a `games` line is refused.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+
+use std::ffi::OsStr;
+use std::path::Path;
 
 const FIRST: &str = "games 1158  W 317  D 609  L 232  score 53.7%  elo +25.5 [+11.8, +39.4]  \
 LOS 100.0%  penta [21, 113, 234, 182, 29]  forfeits(time) A 0 B 0  failures A 0 B 0  \
@@ -14,25 +16,16 @@ LOS 97.2%  penta [0, 6, 17, 11, 3]  forfeits(time) A 0 B 0  failures A 0 B 0  \
 min-clock net3 0.984s net4 1.232s  LLR +0.43 (continue)";
 
 fn summer(logs: &[&Path]) -> (bool, String) {
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new(python)
-        .arg(root.join("scripts/sprt_sum.py"))
-        .args(["--sprt", "0", "5", "--match"])
-        .arg(root.join("../shared/tools/match.py"))
-        .args(logs)
-        .output()
-        .expect("python3 runs");
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
+    let runner = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/match.py");
+    let mut args = vec![OsStr::new("--sprt"), OsStr::new("0"), OsStr::new("5")];
+    args.extend([OsStr::new("--match"), runner.as_os_str()]);
+    args.extend(logs.iter().map(|log| log.as_os_str()));
+    common::script("sprt_sum.py", &args)
 }
 
 #[test]
 fn two_runs_add_up_to_the_reported_sprt() {
-    let dir = std::env::temp_dir().join(format!("tropa-sprt-sum-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("sprt-sum", "two-runs");
     let (first, second, bad) = (dir.join("a.log"), dir.join("b.log"), dir.join("c.log"));
     // Earlier lines of a log are superseded by its last.
     let earlier = "games 2  W 1  D 1  L 0  score 75.0%  elo +190.8 [-inf, +inf]  LOS 84.1%  \

@@ -2,23 +2,23 @@
 //! explain a position's plans (`plan`, `svg`), to solve studies by a search restricted to zone
 //! moves (`study`), and to guide the main search (`guide`).
 //!
-//! Design note: the module is layered as the seed describes Botvinnik's multi-level control
-//! system. At the bottom, `trajectory` holds the shortest trajectories of every piece on the
-//! empty board as bundles; `route` lays one on the real board (obstacles, forecast duration);
-//! `control` decides who controls a square by the seed's three rules, on top of the exchange
-//! model of `rules::see`; `safety` asks whether a capturing piece gets away afterwards. `attack` builds the attack trajectories of a root piece against a
-//! target (or a pawn to its promotion square), `escape` finds where the target can run in time,
-//! and `reject` records why one is given up. A zone
+//! Design note: the module is layered as the seed describes Botvinnik's multi-level control system.
+//! At the bottom, `trajectory` holds the shortest trajectories of every piece on the empty board as
+//! bundles; `route` lays one on the real board (obstacles, forecast duration); `control` decides
+//! who controls a square by the seed's three rules, on top of the exchange model of `rules::see`;
+//! `safety` asks whether a capturing piece gets away afterwards. `attack` builds the attack
+//! trajectories of a root piece against a target (or a pawn to its promotion square), `escape`
+//! finds where the target can run in time, and `reject` records why one is given up. A zone
 //! (`zone`) joins an attack with the opponent's counter-trajectories that arrive in time
 //! (`counter`) and the attacker's support trajectories (`support`); zones sharing a piece are
-//! merged, independent ones weighed with a one-tempo shift, and all ordered for examination.
-//! Past the static zone, `critical` finds where a failing zone can be saved (a square the
-//! hindering piece must pass) and the linked zones that take it, `goal_change` the zones that
-//! take the hindering piece itself, and `mate` the attacks on the king.
-//! `fork` finds the trajectories of one piece that serve two independent zones with a common
-//! beginning. `moves` turns the zones into the moves a side may play; the zone search, the
-//! explanations and the search guidance all start from there. Nothing here knows any particular
-//! position: the seed's examples live in the tests only (`examples`).
+//! merged, independent ones weighed with a one-tempo shift, and all ordered for examination. Past
+//! the static zone, `critical` finds where a failing zone can be saved (a square the hindering
+//! piece must pass) and the linked zones that take it, `goal_change` the zones that take the
+//! hindering piece itself, and `mate` the attacks on the king. `fork` finds the trajectories of one
+//! piece that serve two independent zones with a common beginning. `moves` turns the zones into the
+//! moves a side may play; the zone search, the explanations and the search guidance all start from
+//! there. Nothing here knows any particular position: the seed's examples live in the tests only
+//! (`examples`).
 
 pub mod attack;
 pub mod control;

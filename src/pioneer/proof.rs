@@ -159,7 +159,7 @@ pub fn prove(
                 .with_max_positions(budget)
                 .with_hints(std::mem::take(&mut hints));
             let result = search.run(board, horizon);
-            hints = search.best_moves();
+            hints = search.into_best_moves();
             on_round(&ProofRound {
                 horizon,
                 budget,
@@ -624,7 +624,7 @@ mod tests {
         };
         let mut first = search();
         let plain = first.run(&board, 9);
-        let hinted = search().with_hints(first.best_moves()).run(&board, 9);
+        let hinted = search().with_hints(first.into_best_moves()).run(&board, 9);
         assert!(plain.complete && hinted.complete);
         assert_eq!(hinted.value, plain.value);
         assert!(

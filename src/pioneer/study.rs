@@ -10,16 +10,17 @@
 //! Design note: an alpha-beta search over zone moves (`moves.rs`) to a horizon taken from the
 //! zones' timing: twice the longest forecast of a live attack at the root, plus one ply. At the
 //! horizon, or where the side to move has no zone move, the position is valued by the zone model
-//! alone (`model_value.rs`; a known draw, `eval::known_draw`, is 0 wherever it stands):
-//! material, plus the promotion of every pawn whose zone wins statically (no counter in time),
-//! plus what the side to move wins at once in the exchange model. A verdict is a win when one
-//! side is at least `WIN` ahead, otherwise a draw. The search is made with the window (−WIN,
-//! +WIN): it only has to tell the three verdicts apart, which keeps the tree small. A transposition table keyed by the position (with the plies left) avoids
-//! searching a position twice; `positions` counts the distinct positions the tree holds. A tree
-//! stops at a limit of distinct positions (`MAX_POSITIONS` unless asked otherwise) so that the
-//! search always ends, even where the zones admit many moves; such a result is marked incomplete
-//! and proves nothing. With `Admission::Proof` the same search gives the defender every legal move:
-//! that is the proof of a verdict (`proof.rs`).
+//! alone (`model_value.rs`; a known draw, `eval::known_draw`, is 0 wherever it stands): material,
+//! plus the promotion of every pawn whose zone wins statically (no counter in time), plus what the
+//! side to move wins at once in the exchange model. A verdict is a win when one side is at least
+//! `WIN` ahead, otherwise a draw. The search is made with the window (−WIN, +WIN): it only has to
+//! tell the three verdicts apart, which keeps the tree small. A transposition table keyed by the
+//! position (with the plies left) avoids searching a position twice; `positions` counts the
+//! distinct positions the tree holds. A tree stops at a limit of distinct positions
+//! (`MAX_POSITIONS` unless asked otherwise) so that the search always ends, even where the zones
+//! admit many moves; such a result is marked incomplete and proves nothing. With `Admission::Proof`
+//! the same search gives the defender every legal move: that is the proof of a verdict
+//! (`proof.rs`).
 
 use super::attack::TrajectoryLimits;
 use super::model_value::{standing_value, static_value};
@@ -232,27 +233,27 @@ impl ZoneSearch {
     }
 
     /// Orders moves by `hints`, the best moves of earlier searches by position key
-    /// (`best_moves`): a proof searches its tree again with a larger budget or a deeper horizon,
-    /// and the move that won or refuted last time usually does again, so trying it first keeps
-    /// the next tree small. A hint only orders moves; it never admits one.
+    /// (`into_best_moves`): a proof searches its tree again with a larger budget or a deeper
+    /// horizon, and the move that won or refuted last time usually does again, so trying it first
+    /// keeps the next tree small. A hint only orders moves; it never admits one.
     pub fn with_hints(mut self, hints: HashMap<u64, Move>) -> Self {
         self.hints = hints;
         self
     }
 
     /// The best move of every position this search stored, by position key (for the deepest
-    /// horizon where a position stands at several): the hints of the next search
-    /// (`with_hints`), the earlier hints included.
-    pub fn best_moves(&self) -> HashMap<u64, Move> {
-        let mut moves = self.hints.clone();
-        let mut depth_of: HashMap<u64, u32> = HashMap::new();
-        for (&(hash, depth), entry) in &self.table {
-            let Some(mv) = entry.best else { continue };
-            if depth_of.get(&hash).is_none_or(|&d| depth > d) {
-                depth_of.insert(hash, depth);
-                moves.insert(hash, mv);
-            }
-        }
+    /// horizon where a position stands at several), over the hints it was given: the hints of
+    /// the next search (`with_hints`).
+    pub fn into_best_moves(self) -> HashMap<u64, Move> {
+        let mut stored: Vec<(u32, u64, Move)> = self
+            .table
+            .iter()
+            .filter_map(|(&(hash, depth), entry)| entry.best.map(|mv| (depth, hash, mv)))
+            .collect();
+        // Shallowest first, so that a position's deepest entry is inserted last and stays.
+        stored.sort_unstable_by_key(|&(depth, _, _)| depth);
+        let mut moves = self.hints;
+        moves.extend(stored.into_iter().map(|(_, hash, mv)| (hash, mv)));
         moves
     }
 
@@ -328,15 +329,14 @@ impl ZoneSearch {
         self.judged(board, model, 0)
     }
 
-    /// A proof's position at most `EARLY_WIN_PLIES` before the horizon where the attacker has
-    /// won a win's worth since the searched position (by the model, against what it held there
-    /// before any capture) and the judge, looking as far past the horizon as its leaves below
-    /// would be judged, sees a win too, is a leaf with that value: a win within the horizon. In
-    /// a middlegame a piece won at the third ply of seven otherwise costs a tree of every
-    /// defence for four plies more. (A judge looking only
-    /// its usual distance from here called Kasparyan's drawn 1.Qe1 a win; and where the
-    /// searched position is already won by the model, any first move that keeps the lead would
-    /// end the proof at once and be taken for the solution.)
+    /// A proof's position at most `EARLY_WIN_PLIES` before the horizon where the attacker has won a
+    /// win's worth since the searched position (by the model, against what it held there before any
+    /// capture) and the judge, looking as far past the horizon as its leaves below would be judged,
+    /// sees a win too, is a leaf with that value: a win within the horizon. In a middlegame a piece
+    /// won at the third ply of seven otherwise costs a tree of every defence for four plies more.
+    /// (A judge looking only its usual distance from here called Kasparyan's drawn 1.Qe1 a win; and
+    /// where the searched position is already won by the model, any first move that keeps the lead
+    /// would end the proof at once and be taken for the solution.)
     fn early_win(&mut self, board: &Board, analysis: &Analysis, depth: u32) -> Option<i32> {
         let (Some(_), Some(sign)) = (&self.judge, self.attacker_sign(board)) else {
             return None;

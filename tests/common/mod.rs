@@ -1,4 +1,5 @@
-//! What the command-line tests share: running the built `tropa`, a scratch folder per test.
+//! What the command-line tests share: running the built `tropa` and the repository's Python
+//! scripts, a scratch folder per test.
 //! Each test file is its own crate and uses only some of these, hence `allow(dead_code)`.
 #![allow(dead_code)]
 
@@ -27,6 +28,21 @@ pub fn stdout(out: &Output) -> String {
 /// Standard error as text.
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Runs `python3 scripts/SCRIPT ARGS` (`PYTHON` names another interpreter): success, and
+/// standard output followed by standard error.
+pub fn script<S: AsRef<std::ffi::OsStr>>(script: &str, args: &[S]) -> (bool, String) {
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("scripts")
+        .join(script);
+    let out = Command::new(python)
+        .arg(path)
+        .args(args)
+        .output()
+        .expect("python3 runs");
+    (out.status.success(), stdout(&out) + &stderr(&out))
 }
 
 /// A fresh folder of one test (the tests run side by side), named after `suite` and `test`.
