@@ -15,7 +15,10 @@
 //! (a move outside its zones might have done better). The budget grows by `BUDGET_GROWTH` from
 //! `FIRST_BUDGET` to the caller's limit, every round reported to the caller, so that a long proof
 //! always shows where it is and a short one stays short; each round's best moves are tried first in
-//! the next (`ZoneSearch::with_hints`), so a larger tree starts where the smaller one learnt. The
+//! the next (`ZoneSearch::with_hints`), so a larger tree starts where the smaller one learnt. A
+//! round asks "does the attacker win?" and, failing that, "does it hold?", each with a null window
+//! at its threshold: a proof needs an answer, not a value, and the window (−`WIN`, `WIN`) of the
+//! zone search would value every line in between exactly. The
 //! horizon is the zone search's (twice the longest forecast, plus one), and a proof that does not
 //! win there tries two plies more at a time: a hold proven deeper says more, and the forecast
 //! counts the moves to the target, so a gain may come a move or two past it. A failure is tried
@@ -66,7 +69,7 @@ pub struct ProofRound {
     pub horizon: u32,
     /// The round's position budget.
     pub budget: usize,
-    /// Positions the tree held when the round ended.
+    /// Positions the round's trees held when it ended (the win question's and the hold's).
     pub positions: usize,
     /// Did the tree fit in the budget?
     pub complete: bool,
@@ -153,13 +156,9 @@ pub fn prove(
         let mut budget = FIRST_BUDGET.min(max_positions);
         loop {
             rounds += 1;
-            let mut search = ZoneSearch::with_settings(settings)
-                .with_admission(Admission::Proof { attacker })
-                .with_history(history)
-                .with_max_positions(budget)
-                .with_hints(std::mem::take(&mut hints));
-            let result = search.run(board, horizon);
-            hints = search.into_best_moves();
+            let (outcome, result) = answer(
+                board, attacker, horizon, settings, history, budget, &mut hints,
+            );
             on_round(&ProofRound {
                 horizon,
                 budget,
@@ -168,19 +167,6 @@ pub fn prove(
                 elapsed: start.elapsed(),
             });
             if result.complete || budget >= max_positions {
-                let value = match attacker {
-                    Color::White => result.value,
-                    Color::Black => -result.value,
-                };
-                let outcome = if !result.complete {
-                    ProofOutcome::OutOfBudget
-                } else if value >= WIN {
-                    ProofOutcome::Wins
-                } else if value >= -HOLD_MARGIN {
-                    ProofOutcome::Holds
-                } else {
-                    ProofOutcome::AttackerFails
-                };
                 return (outcome, result);
             }
             budget = budget.saturating_mul(BUDGET_GROWTH).min(max_positions);
@@ -215,6 +201,67 @@ pub fn prove(
             rounds,
             elapsed: start.elapsed(),
         };
+    }
+}
+
+/// One round of a proof within `horizon` and `budget` positions: first "does `attacker` win?",
+/// then, where it does not, "does it hold?", each a search with a null window at its threshold
+/// (`WIN`, −`HOLD_MARGIN`), the second with what the first left of the budget. The result is the
+/// deciding search's, with the positions of both trees; `hints` order the moves and take the
+/// best moves of every search made.
+fn answer(
+    board: &Board,
+    attacker: Color,
+    horizon: u32,
+    settings: &StudySettings,
+    history: &[u64],
+    budget: usize,
+    hints: &mut HashMap<u64, Move>,
+) -> (ProofOutcome, StudyResult) {
+    let mut spent = 0;
+    let mut ask = |threshold: i32, hints: &mut HashMap<u64, Move>| {
+        // "Is the attacker's value at least `threshold`?" from the side to move's view.
+        let (alpha, beta) = if board.side_to_move() == attacker {
+            (threshold - 1, threshold)
+        } else {
+            (-threshold, -threshold + 1)
+        };
+        let mut search = ZoneSearch::with_settings(settings)
+            .with_admission(Admission::Proof { attacker })
+            .with_history(history)
+            .with_max_positions(budget - spent)
+            .with_window(alpha, beta)
+            .with_hints(std::mem::take(hints));
+        let mut result = search.run(board, horizon);
+        *hints = search.into_best_moves();
+        spent += result.positions;
+        result.positions = spent;
+        let value = match attacker {
+            Color::White => result.value,
+            Color::Black => -result.value,
+        };
+        (result.complete && value >= threshold, result)
+    };
+    let (wins, result) = ask(WIN, hints);
+    if !result.complete {
+        return (ProofOutcome::OutOfBudget, result);
+    }
+    if wins {
+        return (ProofOutcome::Wins, result);
+    }
+    if result.positions >= budget {
+        return (
+            ProofOutcome::OutOfBudget,
+            StudyResult {
+                complete: false,
+                ..result
+            },
+        );
+    }
+    match ask(-HOLD_MARGIN, hints) {
+        (_, result) if !result.complete => (ProofOutcome::OutOfBudget, result),
+        (true, result) => (ProofOutcome::Holds, result),
+        (false, result) => (ProofOutcome::AttackerFails, result),
     }
 }
 
@@ -278,386 +325,5 @@ pub fn prove_study(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::pioneer::attack::TrajectoryLimits;
-    use crate::pioneer::examples::RETI;
-    use crate::pioneer::study::{LeafJudge, EARLY_WIN_PLIES};
-    use crate::rules::notation::line_to_numbered_san;
-    use crate::rules::{parse_fen, repetition_key};
-    use std::sync::{Arc, Mutex};
-
-    fn proof(
-        fen: &str,
-        attacker: Color,
-        horizon: u32,
-        max: usize,
-    ) -> (Board, Proof, Vec<ProofRound>) {
-        let board = parse_fen(fen, false).unwrap();
-        let mut rounds = Vec::new();
-        let p = prove(
-            &board,
-            attacker,
-            horizon,
-            &StudySettings::default(),
-            &[],
-            max,
-            &mut |r| rounds.push(*r),
-        );
-        assert_eq!(rounds.len(), p.rounds);
-        // Within a horizon the budget grows; a deeper horizon starts small again.
-        assert!(rounds
-            .windows(2)
-            .all(|w| w[0].budget < w[1].budget || w[0].horizon < w[1].horizon));
-        // The proof stands on the last round of its own horizon (a deeper one may have failed).
-        let own = rounds.iter().rev().find(|r| r.horizon == p.result.horizon);
-        assert_eq!(own.unwrap().complete, p.result.complete);
-        (board, p, rounds)
-    }
-
-    /// King and pawn against king, the king in front of its pawn on the sixth rank: the zone
-    /// model sees the defending king stop the pawn and holds no more than a draw; the Syzygy
-    /// tables (the 3-4-piece set in `../shared/data/syzygy`) know the win, and the proof with
-    /// them proves it, with a first move that keeps it.
-    #[test]
-    fn the_tables_prove_a_win_the_zone_model_cannot_see() {
-        let fen = "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1";
-        let (board, p, _) = proof(fen, Color::White, 3, MAX_PROOF_POSITIONS);
-        assert_eq!(p.outcome, ProofOutcome::Holds, "{}", p.summary());
-        assert_eq!(p.result.table_leaves, 0);
-
-        let settings = StudySettings {
-            tables: Some(std::sync::Arc::new(crate::tablebases::shared_tables())),
-            ..StudySettings::default()
-        };
-        let p = prove(
-            &board,
-            Color::White,
-            3,
-            &settings,
-            &[],
-            MAX_PROOF_POSITIONS,
-            &mut |_| {},
-        );
-        assert_eq!(p.outcome, ProofOutcome::Wins, "{}", p.summary());
-        assert!(p.result.table_leaves > 0);
-        // The searched position itself is never taken from the tables: the proof has a line.
-        let first = *p.result.line.first().expect("a first move");
-        let mut after = board.clone();
-        after.play_unchecked(first);
-        let tables = settings.tables.as_ref().unwrap();
-        assert_eq!(tables.probe_wdl(&after), Some(shakmaty_syzygy::Wdl::Loss));
-    }
-
-    /// Réti's study: with White on zone moves and Black on every move, the draw after 1.Kg7 is
-    /// proven, and 1.Kh7 (not a zone move) is proven to lose.
-    #[test]
-    fn reti_draw_is_proven_and_kh7_is_proven_to_lose() {
-        let (board, p, _) = proof(RETI, Color::White, 9, MAX_PROOF_POSITIONS);
-        assert_eq!(p.outcome, ProofOutcome::Holds, "{}", p.summary());
-        let line = line_to_numbered_san(&board, &p.result.line);
-        assert!(line.starts_with("1. Kg7"), "{line}");
-
-        let mut after = board.clone();
-        after.play_unchecked("h8h7".parse().unwrap());
-        let black = prove(
-            &after,
-            attacker_for(StudyVerdict::BlackWins, Color::White),
-            8,
-            &StudySettings::default(),
-            &[repetition_key(&board)],
-            MAX_PROOF_POSITIONS,
-            &mut |_| {},
-        );
-        assert_eq!(black.attacker, Color::Black);
-        assert_eq!(black.outcome, ProofOutcome::Wins, "{}", black.summary());
-    }
-
-    /// Réti's draw from the zones' horizon of 9 plies: the hold is taken two plies deeper at a
-    /// time, and where a deeper horizon stops without a proof (out of budget here) the deepest
-    /// hold stands, with its own line.
-    #[test]
-    fn a_hold_is_taken_deeper_and_the_deepest_hold_stands() {
-        let (board, p, rounds) = proof(RETI, Color::White, 9, MAX_PROOF_POSITIONS);
-        assert_eq!(p.outcome, ProofOutcome::Holds, "{}", p.summary());
-        assert_eq!(rounds.first().map(|r| r.horizon), Some(9));
-        assert!(rounds.iter().any(|r| r.horizon == 9 && r.complete));
-        assert!(p.result.horizon > 9, "{}", p.summary());
-        let deepest = rounds.iter().map(|r| r.horizon).max().unwrap();
-        assert!(deepest > p.result.horizon, "{rounds:?}");
-        assert!(rounds.iter().any(|r| r.horizon == deepest && !r.complete));
-        let line = line_to_numbered_san(&board, &p.result.line);
-        assert!(line.starts_with("1. Kg7"), "{line}");
-        assert!(p.result.positions < MAX_PROOF_POSITIONS);
-    }
-
-    /// A king against king and queen is lost: the claim fails, it is not called a draw.
-    #[test]
-    fn a_lost_position_is_not_proven_for_the_loser() {
-        let (_, p, _) = proof("8/8/8/8/8/2k5/7q/K7 w - - 0 1", Color::White, 3, 10_000);
-        assert_eq!(p.outcome, ProofOutcome::AttackerFails, "{}", p.summary());
-        assert!(!p.is_proven());
-    }
-
-    /// A material lead at the horizon is not the end: the attacker, a queen, rook and knight down
-    /// and failing within one ply, wins within three (1.Qh2+ Kg8 2.Qh7# or 1.Qc3+ Rf6+
-    /// 2.Qxf6+).
-    #[test]
-    fn a_failure_is_tried_deeper() {
-        let (board, p, rounds) = proof(
-            "qn3r1k/pp6/6K1/8/8/8/2Q5/8 w - - 0 1",
-            Color::White,
-            1,
-            5_000,
-        );
-        let one_ply = ZoneSearch::with_settings(&StudySettings::default())
-            .with_admission(Admission::Proof {
-                attacker: Color::White,
-            })
-            .run(&board, 1);
-        assert!(
-            one_ply.complete && one_ply.value <= -WIN,
-            "{} {:?}",
-            one_ply.value,
-            one_ply.line
-        );
-        assert_eq!((rounds[0].horizon, rounds[0].complete), (1, true));
-        assert_eq!(p.outcome, ProofOutcome::Wins, "{}", p.summary());
-        assert!(p.result.horizon > 1);
-    }
-
-    /// `white_value` seen from the side to move, as a judge answers.
-    fn for_side_to_move(board: &Board, white_value: i32) -> i32 {
-        match board.side_to_move() {
-            Color::White => white_value,
-            Color::Black => -white_value,
-        }
-    }
-
-    /// A judge that sees White lose from Black's first move on (a fixed fullmove number is a
-    /// fixed depth in a proof from move 1).
-    struct LateLossJudge;
-
-    impl LeafJudge for LateLossJudge {
-        fn value(&mut self, board: &Board, _extra_plies: u32) -> i32 {
-            let white = if board.fullmove_number() <= 1 {
-                0
-            } else {
-                -WIN
-            };
-            for_side_to_move(board, white)
-        }
-    }
-
-    /// A hold at the first horizon that fails at the next is no proof: the deepest complete
-    /// tree decides.
-    #[test]
-    fn a_deeper_failure_withdraws_a_hold() {
-        let board = parse_fen("8/8/8/3k4/8/8/8/K5Q1 w - - 0 1", false).unwrap();
-        let settings = StudySettings {
-            judge: Some(Arc::new(Mutex::new(LateLossJudge))),
-            ..StudySettings::default()
-        };
-        let mut rounds = Vec::new();
-        let p = prove(&board, Color::White, 1, &settings, &[], 3_000, &mut |r| {
-            rounds.push(*r)
-        });
-        assert!(rounds.iter().any(|r| r.horizon == 1 && r.complete));
-        assert!(
-            rounds.iter().any(|r| r.horizon == 3 && r.complete),
-            "{rounds:?}"
-        );
-        assert_eq!(p.outcome, ProofOutcome::AttackerFails, "{}", p.summary());
-        assert!(p.result.horizon >= 3);
-    }
-
-    /// A judge with a fixed value from White's view when asked to look at most `reach` plies
-    /// past a horizon, and a draw beyond; it counts the positions it is asked about.
-    struct FixedJudge {
-        white_value: i32,
-        reach: u32,
-        asked: usize,
-    }
-
-    impl LeafJudge for FixedJudge {
-        fn value(&mut self, board: &Board, extra_plies: u32) -> i32 {
-            self.asked += 1;
-            let white = if extra_plies <= self.reach {
-                self.white_value
-            } else {
-                0
-            };
-            for_side_to_move(board, white)
-        }
-    }
-
-    /// A queen up, with no mate in reach: the zone model wins at a one-ply horizon. A judge
-    /// that sees only a draw takes the win from a proof but leaves the hold, one that sees the
-    /// attacker lose takes the hold too, one that sees more adds nothing to the model's lead,
-    /// and the zone search proper never asks the judge.
-    #[test]
-    fn a_claim_at_the_horizon_needs_the_model_and_the_judge() {
-        let board = parse_fen("8/8/8/3k4/8/8/8/K5Q1 w - - 0 1", false).unwrap();
-        let run = |admission, white_value| {
-            let judge = Arc::new(Mutex::new(FixedJudge {
-                white_value,
-                reach: 0,
-                asked: 0,
-            }));
-            let settings = StudySettings {
-                judge: Some(judge.clone()),
-                ..StudySettings::default()
-            };
-            let result = ZoneSearch::with_settings(&settings)
-                .with_admission(admission)
-                .run(&board, 1);
-            let asked = judge.lock().unwrap().asked;
-            (result.value, asked)
-        };
-        let proof = Admission::Proof {
-            attacker: Color::White,
-        };
-        let model = ZoneSearch::with_settings(&StudySettings::default())
-            .with_admission(proof)
-            .run(&board, 1)
-            .value;
-        assert!(model >= WIN, "{model}");
-        let (drawn, asked) = run(proof, 0);
-        assert!((-HOLD_MARGIN..WIN).contains(&drawn), "{drawn}");
-        assert!(asked > 0);
-        assert!(run(proof, -WIN).0 <= -WIN);
-        assert!((-HOLD_MARGIN..WIN).contains(&run(proof, 1 - WIN).0));
-        assert_eq!(run(proof, 5 * WIN).0, model);
-        assert_eq!(run(Admission::ZoneMoves, 0), (model, 0));
-    }
-
-    /// A proof of White's claim in `fen` to five plies, with a judge that sees White win
-    /// when it looks at most `reach` plies past the horizon.
-    fn five_plies_judged(fen: &str, reach: u32) -> StudyResult {
-        let board = parse_fen(fen, false).unwrap();
-        let judge = Arc::new(Mutex::new(FixedJudge {
-            white_value: 10 * WIN,
-            reach,
-            asked: 0,
-        }));
-        let settings = StudySettings {
-            judge: Some(judge),
-            ..StudySettings::default()
-        };
-        ZoneSearch::with_settings(&settings)
-            .with_admission(Admission::Proof {
-                attacker: Color::White,
-            })
-            .run(&board, 5)
-    }
-
-    /// The queen taken at the first ply of five: with a judge that confirms the win looking as
-    /// far past the horizon as it is asked, the line ends there; with one that confirms it only
-    /// at the horizon, it goes on to the horizon. The same win, a smaller tree.
-    #[test]
-    fn a_win_before_the_horizon_ends_its_line_where_the_judge_confirms_it_deeper() {
-        let fen = "6k1/5ppp/8/3q4/8/8/5PPP/3R2K1 w - - 0 1";
-        let (at_the_horizon, early) = (
-            five_plies_judged(fen, 0),
-            five_plies_judged(fen, EARLY_WIN_PLIES),
-        );
-        for result in [&at_the_horizon, &early] {
-            assert!(result.complete && result.value >= WIN, "{}", result.value);
-            assert_eq!(result.line[0].to_string(), "d1d5");
-        }
-        assert!(
-            early.positions * 2 < at_the_horizon.positions,
-            "{} against {}",
-            early.positions,
-            at_the_horizon.positions
-        );
-    }
-
-    /// A queen up from the start, nothing is won in the tree: no line ends early, or any first
-    /// move that keeps the queen would end the proof at once.
-    #[test]
-    fn a_lead_held_from_the_start_ends_no_line_early() {
-        let fen = "6k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1";
-        let at_the_horizon = five_plies_judged(fen, 0);
-        let early = five_plies_judged(fen, EARLY_WIN_PLIES);
-        assert!(early.complete && early.value >= WIN, "{}", early.value);
-        assert_eq!(early.positions, at_the_horizon.positions);
-    }
-
-    /// A budget too small for the tree gives "not proven" and still a line.
-    #[test]
-    fn an_exhausted_budget_proves_nothing() {
-        let (_, p, _) = proof(RETI, Color::White, 9, 20);
-        assert_eq!(p.outcome, ProofOutcome::OutOfBudget);
-        assert!(!p.is_proven());
-        assert!(p.summary().starts_with("not proven"));
-    }
-
-    /// The defender's underpromotions are tried: a knight promotion with check forks king and
-    /// queen, which only a proof that admits every promotion sees.
-    #[test]
-    fn the_defender_may_underpromote() {
-        // Black to move: 1...e1=N+ forks the king on d3 and the queen on g2 and wins the queen
-        // for the pawn (bishop and knight against a knight), where 1...e1=Q, the only promotion
-        // a zone admits, leaves the material level.
-        let (_, p, _) = proof(
-            "1b6/k7/8/8/8/3K4/4p1Q1/7N b - - 0 1",
-            Color::White,
-            4,
-            5_000,
-        );
-        assert_eq!(p.outcome, ProofOutcome::AttackerFails, "{}", p.summary());
-        assert!(p.result.complete);
-        let first = p.result.line.first().map(|m| m.to_string());
-        assert_eq!(first.as_deref(), Some("e2e1n"), "{}", p.summary());
-    }
-
-    /// A search given the best moves of an earlier search of the same position finds the same
-    /// value in a smaller tree; a hint for a move the tree does not admit changes nothing.
-    #[test]
-    fn hints_shrink_the_next_tree_and_admit_nothing() {
-        let board = parse_fen(RETI, false).unwrap();
-        let search = || {
-            ZoneSearch::with_settings(&StudySettings::default()).with_admission(Admission::Proof {
-                attacker: Color::White,
-            })
-        };
-        let mut first = search();
-        let plain = first.run(&board, 9);
-        let hinted = search().with_hints(first.into_best_moves()).run(&board, 9);
-        assert!(plain.complete && hinted.complete);
-        assert_eq!(hinted.value, plain.value);
-        assert!(
-            hinted.positions < plain.positions,
-            "{} against {}",
-            hinted.positions,
-            plain.positions
-        );
-
-        // 1.Kh7 is no zone move of White's: as a hint it is not played.
-        let zone_only = ZoneSearch::new(TrajectoryLimits::default()).run(&board, 9);
-        let kh7 = crate::rules::notation::move_from_uci(&board, "h8h7", false).unwrap();
-        let misled = ZoneSearch::new(TrajectoryLimits::default())
-            .with_hints(HashMap::from([(board.hash(), kh7)]))
-            .run(&board, 9);
-        assert_eq!(misled.line, zone_only.line);
-        assert_eq!(misled.positions, zone_only.positions);
-    }
-
-    #[test]
-    fn the_attacker_follows_the_verdict() {
-        assert_eq!(
-            attacker_for(StudyVerdict::BlackWins, Color::White),
-            Color::Black
-        );
-        assert_eq!(attacker_for(StudyVerdict::Draw, Color::White), Color::White);
-        assert_eq!(
-            attacker_for(StudyVerdict::WhiteWins, Color::White),
-            Color::White
-        );
-        assert_eq!(
-            attacker_for(StudyVerdict::WhiteWins, Color::Black),
-            Color::White
-        );
-    }
-}
+#[path = "proof_tests.rs"]
+mod tests;

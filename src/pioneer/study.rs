@@ -20,7 +20,7 @@
 //! (`MAX_POSITIONS` unless asked otherwise) so that the search always ends, even where the zones
 //! admit many moves; such a result is marked incomplete and proves nothing. With `Admission::Proof`
 //! the same search gives the defender every legal move: that is the proof of a verdict
-//! (`proof.rs`).
+//! (`proof.rs`), searched with null windows (`with_window`).
 
 use super::attack::TrajectoryLimits;
 use super::model_value::{standing_value, static_value};
@@ -187,6 +187,8 @@ pub struct ZoneSearch {
     /// Best moves found by earlier searches of the same position (`with_hints`), tried first
     /// where this tree has no move of its own.
     hints: HashMap<u64, Move>,
+    /// The root's window, for the side to move (`with_window`).
+    window: (i32, i32),
 }
 
 impl ZoneSearch {
@@ -208,6 +210,7 @@ impl ZoneSearch {
             aborted: false,
             root_lead: 0,
             hints: HashMap::new(),
+            window: (-WIN, WIN),
         }
     }
 
@@ -257,6 +260,14 @@ impl ZoneSearch {
         moves
     }
 
+    /// Searches the root with the window (`alpha`, `beta`) for the side to move instead of
+    /// (−`WIN`, `WIN`): a proof asks one question at a time ("does the attacker win?"), and a
+    /// null window answers it with the smallest tree, at the price of a bound for a value.
+    pub fn with_window(mut self, alpha: i32, beta: i32) -> Self {
+        self.window = (alpha, beta);
+        self
+    }
+
     /// Sets the limit on distinct positions; reaching it stops the search unfinished.
     pub fn with_max_positions(mut self, max: usize) -> Self {
         self.max_positions = max.max(1);
@@ -284,7 +295,8 @@ impl ZoneSearch {
         if let (Some(_), Some(sign)) = (&self.judge, self.attacker_sign(board)) {
             self.root_lead = sign * standing_value(board, &Analysis::new(board, self.limits));
         }
-        let value = self.zone_search(board, horizon, -WIN, WIN, 0);
+        let (alpha, beta) = self.window;
+        let value = self.zone_search(board, horizon, alpha, beta, 0);
         let line = self.line(board, horizon);
         let white = if board.side_to_move() == Color::White {
             value
