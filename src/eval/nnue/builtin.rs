@@ -1,9 +1,9 @@
 //! The default net, embedded in the binary.
 //!
-//! Design note: `default.nnue` is net 4, the 768→128×2→1 net whose training README.md describes
-//! ("The learned evaluation"; its manifest is `docs/nnue/net4-h128-15.4M.json`), written with
-//! scale 281 so that its scores are on the hand-crafted scale
-//! (`docs/nnue/net4-h128-15.4M-scale281.json`). Its bytes go through
+//! Design note: `default.nnue` is net 5, the 768→128×2→1 net whose training README.md describes
+//! ("The learned evaluation"; its manifest is `docs/nnue/net5-h128-19.9M.json`), written with
+//! scale 284 so that its scores are on the hand-crafted scale
+//! (`docs/nnue/net5-h128-19.9M-scale284.json`). Its bytes go through
 //! the same checked `Network::from_bytes` as a file, once, on first use; a test checks that they
 //! parse, so the `expect` below cannot fire in a tested build.
 
