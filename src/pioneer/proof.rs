@@ -240,7 +240,7 @@ fn answer(
             Color::White => result.value,
             Color::Black => -result.value,
         };
-        (result.complete && value >= threshold, result)
+        (value >= threshold, result)
     };
     let (wins, result) = ask(WIN, hints);
     if !result.complete {
