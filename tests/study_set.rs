@@ -113,3 +113,51 @@ fn study_epd_refuses_bad_input_naming_the_line() {
     ]);
     assert!(!ok);
 }
+
+#[test]
+fn study_epd_on_threads_prints_the_lines_of_one_thread_in_the_file_order() {
+    let set = "k7/8/1K6/8/8/8/8/7R w - - bm Rh8; id \"KRK mate\"; c1 \"win\";\n\
+               8/8/8/8/8/8/k7/2K5 w - - bm Kc2; id \"KK\"; c1 \"draw\";\n\
+               8/8/8/8/8/1k6/8/1K1R4 w - - bm Rd3+; id \"KRK\"; c1 \"win\";\n";
+    let path = temp_epd("threads", set);
+    let run = |threads: &str| {
+        let (ok, out, err) = tropa(&[
+            "study",
+            "--epd",
+            path.to_str().unwrap(),
+            "--threads",
+            threads,
+        ]);
+        assert!(ok, "{err}");
+        // The times differ from run to run: everything before them must not.
+        let untimed = |line: &str| {
+            line.rsplit_once("  ")
+                .map_or(line, |(head, _)| head)
+                .split(", total time")
+                .next()
+                .unwrap()
+                .to_string()
+        };
+        (out.lines().map(untimed).collect::<Vec<_>>(), out, err)
+    };
+    let (one, _, _) = run("1");
+    let (three, out, err) = run("3");
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(one, three, "{out}");
+    let ids: Vec<&str> = out
+        .lines()
+        .take(3)
+        .map(|l| l.split("  bm").next().unwrap())
+        .collect();
+    assert_eq!(ids, ["KRK mate", "KK", "KRK"], "{out}");
+    assert!(out.contains("(3 threads;"), "{out}");
+    assert!(err.contains("KRK: proof of the start position"), "{err}");
+    let (ok, _, _) = tropa(&[
+        "study",
+        "--fen",
+        "8/8/8/8/8/8/k7/2K5 w - - 0 1",
+        "--threads",
+        "2",
+    ]);
+    assert!(!ok, "--threads without --epd is refused");
+}

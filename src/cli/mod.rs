@@ -29,6 +29,7 @@ mod pioneer;
 mod plan_measure;
 mod play;
 mod play_view;
+mod study_set;
 mod tools;
 mod wdl_fit;
 
@@ -205,6 +206,10 @@ pub enum Command {
         /// attacker decisively behind); 0: the zone model alone.
         #[arg(long, default_value_t = crate::pioneer::proof::LEAF_DEPTH, value_parser = clap::value_parser!(u32).range(0..=20))]
         leaf_depth: u32,
+        /// With `--epd`: records run at once, each on a thread of its own (the verdicts and
+        /// trees are those of one thread; only the times change).
+        #[arg(long, value_parser = args::threads())]
+        threads: Option<usize>,
         #[command(flatten)]
         eval: learned::EvalArgs,
     },
@@ -446,6 +451,7 @@ pub fn main() -> i32 {
             proof_positions,
             syzygy,
             leaf_depth,
+            threads,
             eval,
         }) => eval
             .network()
@@ -459,9 +465,14 @@ pub fn main() -> i32 {
                     (leaf_depth > 0).then_some((leaf_depth, net)),
                 )
             })
-            .and_then(|options| match epd {
-                Some(path) => pioneer::study_set(&path, &options),
-                None => pioneer::study(fen.as_deref(), &options),
+            .and_then(|options| match (epd, threads) {
+                (Some(path), threads) => {
+                    study_set::study_set(&path, &options, threads.unwrap_or(1))
+                }
+                (None, Some(_)) => Err("--threads runs the records of --epd at once: \
+                                        give --epd, or leave --threads out"
+                    .to_string()),
+                (None, None) => pioneer::study(fen.as_deref(), &options),
             }),
         Some(Command::Book { command }) => book::run(command),
         Some(Command::Annotate {

@@ -1,21 +1,20 @@
 //! `tropa plan` and `tropa study`: PIONEER's plans in words and its zone search.
 //!
-//! Design note: `tropa study --epd` runs a whole study set through the very run `--fen` makes
-//! (`run_study`), so the set measures what a user sees; only the report differs.
+//! Design note: `run_study` is the one run of a study, whether `--fen` asks for it or a study
+//! set (`study_set.rs`) does, so the set measures what a user sees; only the report differs.
 
 use crate::cli::bench::POSITIONS;
-use crate::cli::epd::{read_suite, Record};
 use crate::cli::leaf_search::{SearchJudge, SearchRater};
 use crate::eval::nnue::Network;
 use crate::explain::json::plans_json;
 use crate::explain::{check_plans, checked_report, zone_order, CheckLimits};
 use crate::pioneer::attack::TrajectoryLimits;
 use crate::pioneer::plan::report_of;
-use crate::pioneer::proof::{prove_study, ProofOutcome, ProofRound, StudyProofs};
+use crate::pioneer::proof::{prove_study, ProofRound, StudyProofs};
 use crate::pioneer::study::{solve, LeafJudge, Study, StudyResult, StudySettings};
 use crate::pioneer::svg::draw;
 use crate::pioneer::zone::Analysis;
-use crate::rules::notation::{line_to_numbered_san, move_to_san};
+use crate::rules::notation::line_to_numbered_san;
 use crate::rules::{parse_fen, side_name, Board, Color, Move, START_FEN};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -152,10 +151,13 @@ fn line_label(complete: bool) -> &'static str {
 }
 
 /// A study run: the zone search and the proofs of its verdicts, as `tropa study` makes them.
-struct StudyRun {
-    study: Study,
-    proofs: StudyProofs,
-    elapsed: Duration,
+pub(super) struct StudyRun {
+    /// The zone search.
+    pub(super) study: Study,
+    /// The proofs of its verdicts.
+    pub(super) proofs: StudyProofs,
+    /// Time of both.
+    pub(super) elapsed: Duration,
 }
 
 /// What `tropa study` was asked for.
@@ -168,8 +170,10 @@ pub struct StudyOptions {
     max_positions: usize,
     /// Largest proof tree from the start position.
     proof_positions: usize,
-    /// Trajectory limits and endgame tables of every tree.
+    /// Trajectory limits and endgame tables of every tree, and the judge of a proof's leaves.
     settings: StudySettings,
+    /// The depth and evaluation of the judge's search, to give each thread a judge of its own.
+    leaf_search: Option<(u32, Option<Arc<Network>>)>,
 }
 
 impl StudyOptions {
@@ -196,17 +200,36 @@ impl StudyOptions {
             settings: StudySettings {
                 limits: TrajectoryLimits::default(),
                 tables: tables.map(Arc::new),
-                judge: leaf_search.map(|(depth, net)| {
-                    let rater = SearchRater::new(depth as i32, LEAF_HASH_MB).with_network(net);
-                    Arc::new(Mutex::new(SearchJudge::new(rater))) as Arc<Mutex<dyn LeafJudge>>
-                }),
+                judge: leaf_search.clone().map(judge_of),
             },
+            leaf_search,
         })
+    }
+
+    /// The same options with a judge of their own, for a thread that runs studies beside
+    /// others (one judge shared would make the threads wait on each other). The judge's values
+    /// do not depend on what it was asked before, so the verdicts are those of a single thread.
+    pub(super) fn with_own_judge(&self) -> StudyOptions {
+        let mut settings = self.settings.clone();
+        settings.judge = self.leaf_search.clone().map(judge_of);
+        StudyOptions {
+            settings,
+            leaf_search: self.leaf_search.clone(),
+            ..*self
+        }
     }
 }
 
-/// Runs the zone search and the proofs from `board`, reporting progress on standard error.
-fn run_study(board: &Board, options: &StudyOptions) -> StudyRun {
+/// A judge of a proof's leaves searching to `depth` with `net` (the hand-crafted evaluation
+/// without one).
+fn judge_of((depth, net): (u32, Option<Arc<Network>>)) -> Arc<Mutex<dyn LeafJudge>> {
+    let rater = SearchRater::new(depth as i32, LEAF_HASH_MB).with_network(net);
+    Arc::new(Mutex::new(SearchJudge::new(rater)))
+}
+
+/// Runs the zone search and the proofs from `board`, reporting progress on standard error, each
+/// line after `label` (which study it is, where several run at once).
+pub(super) fn run_study(board: &Board, options: &StudyOptions, label: &str) -> StudyRun {
     let start = Instant::now();
     let settings = &options.settings;
     let study = solve(
@@ -217,7 +240,7 @@ fn run_study(board: &Board, options: &StudyOptions) -> StudyRun {
         options.max_positions,
         &mut |first| {
             eprintln!(
-                "zone search of {}: {}, {} positions, {:.1} s",
+                "{label}zone search of {}: {}, {} positions, {:.1} s",
                 line_to_numbered_san(board, &[first.mv]),
                 first.result.verdict,
                 first.result.positions,
@@ -230,7 +253,7 @@ fn run_study(board: &Board, options: &StudyOptions) -> StudyRun {
             line_to_numbered_san(board, &[m])
         });
         eprintln!(
-            "proof of {what}: {} plies, budget {} positions, {} in the tree, {}, {:.1} s",
+            "{label}proof of {what}: {} plies, budget {} positions, {} in the tree, {}, {:.1} s",
             r.horizon,
             r.budget,
             r.positions,
@@ -268,7 +291,7 @@ fn table_leaves(options: &StudyOptions, result: &StudyResult) -> String {
 /// what the side to move gets, then every first move with its zone verdict and its proof.
 pub fn study(fen: Option<&str>, options: &StudyOptions) -> Result<(), String> {
     let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
-    let run = run_study(&board, options);
+    let run = run_study(&board, options, "");
     let (study, proofs) = (&run.study, &run.proofs);
     let unfinished = |r: &StudyResult| {
         if r.complete {
@@ -361,85 +384,5 @@ pub fn study(fen: Option<&str>, options: &StudyOptions) -> Result<(), String> {
         }
     }
     say!("time {:.1} ms", run.elapsed.as_secs_f64() * 1000.0);
-    Ok(())
-}
-
-/// The result a study-set record claims for the side to move (its `c1` operation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Claim {
-    Win,
-    Draw,
-}
-
-/// The claim of a record; the error names the record's line.
-fn claim_of(record: &Record) -> Result<Claim, String> {
-    let c1 = record.other.iter().find(|(code, _)| code == "c1");
-    match c1.map(|(_, operand)| operand.as_str()) {
-        Some("win") => Ok(Claim::Win),
-        Some("draw") => Ok(Claim::Draw),
-        Some(other) => Err(format!(
-            "{}: c1 must be \"win\" or \"draw\", not \"{other}\"",
-            record.place
-        )),
-        None => Err(format!(
-            "{}: no c1 (the claimed result, \"win\" or \"draw\")",
-            record.place
-        )),
-    }
-}
-
-/// `tropa study --epd`: every record of a study set through the zone search and the proofs
-/// (the same run as `--fen`), one line each — PIONEER's move (the first of the proof's main
-/// line), whether it is the key move (`bm`), whether the proof establishes the claimed result
-/// (`c1 "win"`: the side to move wins; `c1 "draw"`: it at least draws, and no more), the sizes
-/// of the zone tree and the proof tree from the start position, the time — then the totals,
-/// where a record counts as solved and proven when both hold. Every record is checked before
-/// any is run, so that a bad line costs no search.
-pub fn study_set(path: &Path, options: &StudyOptions) -> Result<(), String> {
-    let records = read_suite(path)?;
-    let mut claims = Vec::new();
-    for record in &records {
-        if record.best.is_empty() {
-            return Err(format!("{}: no bm (the key move)", record.place));
-        }
-        claims.push(claim_of(record)?);
-    }
-    let start = Instant::now();
-    let (mut solved, mut proven, mut zone_positions, mut proof_positions_sum) = (0, 0, 0, 0);
-    for (record, claim) in records.iter().zip(claims) {
-        let board = record.game.board();
-        eprintln!("{}: {}", record.place, record.id);
-        let run = run_study(board, options);
-        let proof = &run.proofs.root;
-        let played = proof.result.line.first().copied();
-        let is_solved = played.is_some_and(|m| record.best.contains(&m));
-        let is_proven = match claim {
-            Claim::Win => proof.outcome == ProofOutcome::Wins,
-            Claim::Draw => proof.outcome == ProofOutcome::Holds,
-        };
-        let key: Vec<String> = record.best.iter().map(|&m| move_to_san(board, m)).collect();
-        say!(
-            "{}  bm {}  {}  played {}  solved {}  proven {}  ({})  zone tree {}  proof tree {}  {:.1} s",
-            record.id,
-            key.join(" "),
-            if claim == Claim::Win { "win" } else { "draw" },
-            played.map_or("-".to_string(), |m| move_to_san(board, m)),
-            if is_solved { "yes" } else { "no" },
-            if is_proven { "yes" } else { "no" },
-            proof.summary(),
-            run.study.root.positions,
-            proof.result.positions,
-            run.elapsed.as_secs_f64()
-        );
-        solved += is_solved as usize;
-        proven += (is_solved && is_proven) as usize;
-        zone_positions += run.study.root.positions;
-        proof_positions_sum += proof.result.positions;
-    }
-    say!(
-        "{} records: {solved} solved, {proven} solved and proven, positions {zone_positions} in the zone trees and {proof_positions_sum} in the proof trees, total time {:.1} s",
-        records.len(),
-        start.elapsed().as_secs_f64()
-    );
     Ok(())
 }
