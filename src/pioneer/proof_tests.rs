@@ -413,3 +413,26 @@ fn the_attacker_follows_the_verdict() {
         Color::White
     );
 }
+
+/// A back-rank combination (Win at Chess no. 68): 1.Qxe3 gives the queen for a pawn, which
+/// the zone model rejects (the bishop takes it back), but 1…Bxe3 2.Rc8+ mates. Admitted at the
+/// proof's root as a capture, it is the move that proves the win.
+#[test]
+fn a_capture_the_zones_reject_is_tried_at_the_root() {
+    let fen = "6k1/5ppp/1q6/2b5/8/2R1pPP1/1P2Q2P/7K w - - 0 1";
+    let board = parse_fen(fen, false).unwrap();
+    let analysis = crate::pioneer::zone::Analysis::new(&board, TrajectoryLimits::default());
+    let qxe3 = crate::rules::notation::move_from_san(&board, "Qxe3").unwrap();
+    for moves_left in 1..=4 {
+        let zone = crate::pioneer::moves::zone_moves(&board, &analysis, moves_left);
+        assert!(zone.iter().all(|z| z.mv != qxe3), "not a zone move");
+    }
+    let (board, p, _) = proof(fen, Color::White, 3, 4_000);
+    assert_eq!(p.outcome, ProofOutcome::Wins, "{}", p.summary());
+    assert_eq!(
+        p.result.line.first(),
+        Some(&qxe3),
+        "{}",
+        line_to_numbered_san(&board, &p.result.line)
+    );
+}

@@ -19,7 +19,8 @@
 //! distinct positions the tree holds. A tree stops at a limit of distinct positions
 //! (`MAX_POSITIONS` unless asked otherwise) so that the search always ends, even where the zones
 //! admit many moves; such a result is marked incomplete and proves nothing. With `Admission::Proof`
-//! the same search gives the defender every legal move: that is the proof of a verdict
+//! the same search gives the defender every legal move, and the attacker at the root its
+//! captures, promotions and checks besides its zone moves: that is the proof of a verdict
 //! (`proof.rs`), searched with null windows (`with_window`).
 
 use super::attack::TrajectoryLimits;
@@ -420,14 +421,19 @@ impl ZoneSearch {
     }
 
     /// The moves the side to move may play, in search order: its zone moves (best first); in a
-    /// proof, the defender's every legal move (its zone moves, then captures, then the rest)
-    /// and, where the attacker has no zone move, the attacker's every legal move.
+    /// proof, the defender's every legal move (its zone moves, then captures, then the rest),
+    /// where the attacker has no zone move the attacker's every legal move, and at the proof's
+    /// root (`ply` 0) the attacker's captures, promotions and checks after its zone moves.
+    /// A study's key move is often a sacrifice that the zone model rejects (the capturing piece
+    /// is lost on its square); admitting more of the attacker's moves never makes a proof
+    /// unsound, since only the defender must be given every move.
     fn admitted_moves(
         &self,
         board: &Board,
         analysis: &Analysis,
         legal: Vec<Move>,
         depth: u32,
+        ply: u32,
     ) -> Vec<Move> {
         let zone: Vec<Move> = zone_moves(board, analysis, depth.div_ceil(2) as u8)
             .iter()
@@ -438,7 +444,15 @@ impl ZoneSearch {
             Admission::Proof { attacker }
                 if attacker == board.side_to_move() && !zone.is_empty() =>
             {
-                zone
+                let mut admitted = zone;
+                if ply == 0 {
+                    let forcing: Vec<Move> = legal
+                        .into_iter()
+                        .filter(|&m| !admitted.contains(&m) && is_forcing(board, m))
+                        .collect();
+                    admitted.extend(forcing);
+                }
+                admitted
             }
             Admission::Proof { .. } => {
                 let mut all = legal;
@@ -504,7 +518,7 @@ impl ZoneSearch {
                 return value;
             }
         }
-        let mut moves = self.admitted_moves(board, &analysis, legal, depth);
+        let mut moves = self.admitted_moves(board, &analysis, legal, depth, ply);
         if moves.is_empty() {
             return static_value(board, &analysis);
         }
@@ -564,6 +578,16 @@ impl ZoneSearch {
         );
         best
     }
+}
+
+/// Is `mv` a capture, a promotion or a check in `board`?
+fn is_forcing(board: &Board, mv: Move) -> bool {
+    if is_capture(board, mv) || mv.promotion.is_some() {
+        return true;
+    }
+    let mut child = board.clone();
+    child.play_unchecked(mv);
+    !child.checkers().is_empty()
 }
 
 /// One first move of a study and what the zone search says of it.
@@ -658,61 +682,5 @@ pub fn solve(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::pioneer::examples::RETI;
-    use crate::rules::notation::line_to_numbered_san;
-    use crate::rules::parse_fen;
-
-    #[test]
-    fn a_search_over_its_position_limit_stops_unfinished() {
-        let board = parse_fen(RETI, false).unwrap();
-        let mut search = ZoneSearch::new(TrajectoryLimits::default()).with_max_positions(5);
-        let r = search.run(&board, 9);
-        assert!(!r.complete);
-        assert_eq!(r.positions, 5);
-        let r = ZoneSearch::new(TrajectoryLimits::default()).run(&board, 9);
-        assert!(r.complete);
-    }
-
-    #[test]
-    fn verdict_thresholds() {
-        assert_eq!(StudyVerdict::of(WIN), StudyVerdict::WhiteWins);
-        assert_eq!(StudyVerdict::of(WIN - 1), StudyVerdict::Draw);
-        assert_eq!(StudyVerdict::of(-WIN), StudyVerdict::BlackWins);
-    }
-
-    #[test]
-    fn reti_zone_search_finds_kg7_and_the_draw() {
-        let board = parse_fen(RETI, false).unwrap();
-        let study = solve(
-            &board,
-            None,
-            &StudySettings::default(),
-            false,
-            MAX_POSITIONS,
-            &mut |_| {},
-        );
-        let text = line_to_numbered_san(&board, &study.root.line);
-        assert!(text.starts_with("1. Kg7"), "{text}");
-        assert_eq!(study.root.verdict, StudyVerdict::Draw, "{text}");
-        let kg7 = study
-            .first_moves
-            .iter()
-            .find(|f| f.mv.to_string() == "h8g7")
-            .unwrap();
-        assert_eq!(kg7.result.verdict, StudyVerdict::Draw);
-        assert!(
-            kg7.result.positions <= 54,
-            "{} positions",
-            kg7.result.positions
-        );
-        for f in study
-            .first_moves
-            .iter()
-            .filter(|f| f.mv.to_string() != "h8g7")
-        {
-            assert_eq!(f.result.verdict, StudyVerdict::BlackWins, "{}", f.mv);
-        }
-    }
-}
+#[path = "study_tests.rs"]
+mod tests;
