@@ -170,9 +170,9 @@ pub struct StudyOptions {
     max_positions: usize,
     /// Largest proof tree from the start position.
     proof_positions: usize,
-    /// Trajectory limits and endgame tables of every tree, and the judge of a proof's leaves.
+    /// Trajectory limits and endgame tables of every tree (no judge: each run makes its own).
     settings: StudySettings,
-    /// The depth and evaluation of the judge's search, to give each thread a judge of its own.
+    /// The depth and evaluation of the search that judges a proof's leaves, if any.
     leaf_search: Option<(u32, Option<Arc<Network>>)>,
 }
 
@@ -200,23 +200,10 @@ impl StudyOptions {
             settings: StudySettings {
                 limits: TrajectoryLimits::default(),
                 tables: tables.map(Arc::new),
-                judge: leaf_search.clone().map(judge_of),
+                judge: None,
             },
             leaf_search,
         })
-    }
-
-    /// The same options with a judge of their own, for a thread that runs studies beside
-    /// others (one judge shared would make the threads wait on each other). The judge's values
-    /// do not depend on what it was asked before, so the verdicts are those of a single thread.
-    pub(super) fn with_own_judge(&self) -> StudyOptions {
-        let mut settings = self.settings.clone();
-        settings.judge = self.leaf_search.clone().map(judge_of);
-        StudyOptions {
-            settings,
-            leaf_search: self.leaf_search.clone(),
-            ..*self
-        }
     }
 }
 
@@ -228,10 +215,15 @@ fn judge_of((depth, net): (u32, Option<Arc<Network>>)) -> Arc<Mutex<dyn LeafJudg
 }
 
 /// Runs the zone search and the proofs from `board`, reporting progress on standard error, each
-/// line after `label` (which study it is, where several run at once).
+/// line after `label` (which study it is, where several run at once). The run has a judge of
+/// its own, so that runs on several threads never wait on one another; a judge's values do not
+/// depend on what it was asked before, so the verdicts are the same either way.
 pub(super) fn run_study(board: &Board, options: &StudyOptions, label: &str) -> StudyRun {
     let start = Instant::now();
-    let settings = &options.settings;
+    let settings = &StudySettings {
+        judge: options.leaf_search.clone().map(judge_of),
+        ..options.settings.clone()
+    };
     let study = solve(
         board,
         options.depth,

@@ -2,8 +2,8 @@
 //!
 //! Design note: every record goes through the very run `tropa study --fen` makes
 //! (`pioneer::run_study`), so the set measures what a user sees; only the report differs. With
-//! `--threads N` the records are shared out among N threads, each with a judge of its own; the
-//! lines still come in the file's order, each as soon as it and those before it are done. A
+//! `--threads N` the records are shared out among N threads, each run with a judge of its own;
+//! the lines still come in the file's order, each as soon as it and those before it are done. A
 //! record's verdict and trees do not depend on the thread count (the judge clears its search
 //! before every leaf), only the times do.
 
@@ -113,12 +113,11 @@ pub fn study_set(path: &Path, options: &StudyOptions, threads: usize) -> Result<
         for _ in 0..threads {
             let send = send.clone();
             let (records, claims, next) = (&records, &claims, &next);
-            let options = options.with_own_judge();
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(record) = records.get(i) else { break };
                 eprintln!("{}: {}", record.place, record.id);
-                let run = run_study(record.game.board(), &options, &format!("{}: ", record.id));
+                let run = run_study(record.game.board(), options, &format!("{}: ", record.id));
                 if send.send((i, outcome_of(record, claims[i], &run))).is_err() {
                     break;
                 }
