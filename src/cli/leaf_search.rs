@@ -64,30 +64,50 @@ impl LeafRater for SearchRater {
     }
 }
 
-/// Judges a proof's leaves with a `SearchRater`, remembering every value: a proof searches its
-/// tree again in every round of a growing budget and at every deeper horizon, so most leaves
-/// are asked about many times, and a cleared one-thread search gives the same answer each time.
+/// Judges a proof's leaves with a `SearchRater` and estimates positions for its move order with
+/// a shallower one, remembering every value: a proof searches its tree again in every round of a
+/// growing budget and at every deeper horizon, so most positions are asked about many times, and
+/// a cleared one-thread search gives the same answer each time.
 pub struct SearchJudge {
     rater: SearchRater,
+    estimator: SearchRater,
     /// Values by position key, halfmove clock (the search sees the fifty-move rule) and the
     /// extra plies searched.
     known: HashMap<(u64, u8, u32), i32>,
+    /// The estimator's values by position key and halfmove clock.
+    estimates: HashMap<(u64, u8), i32>,
 }
 
 impl SearchJudge {
     /// Positions remembered at most; then the memory starts afresh.
     const MAX_KNOWN: usize = 1 << 20;
 
-    /// A judge searching with `rater`.
-    pub fn new(rater: SearchRater) -> Self {
+    /// A judge searching with `rater` and estimating with `estimator`.
+    pub fn new(rater: SearchRater, estimator: SearchRater) -> Self {
         SearchJudge {
             rater,
+            estimator,
             known: HashMap::new(),
+            estimates: HashMap::new(),
         }
     }
 }
 
 impl LeafJudge for SearchJudge {
+    fn estimate(&mut self, board: &Board) -> i32 {
+        let key = (board.hash(), board.halfmove_clock());
+        if let Some(&value) = self.estimates.get(&key) {
+            return value;
+        }
+        let game = Game::from_board(board.clone(), false);
+        let value = self.estimator.rate(&game);
+        if self.estimates.len() >= Self::MAX_KNOWN {
+            self.estimates.clear();
+        }
+        self.estimates.insert(key, value);
+        value
+    }
+
     fn value(&mut self, board: &Board, extra_plies: u32) -> i32 {
         let key = (board.hash(), board.halfmove_clock(), extra_plies);
         if let Some(&value) = self.known.get(&key) {
@@ -118,12 +138,13 @@ mod tests {
     use std::path::PathBuf;
 
     /// As a proof's judge the search reports a mate it finds as a table win, for the side that
-    /// mates, and a quiet position by its score; a position asked about again is not searched
-    /// again.
+    /// mates, and a quiet position by its score; a position asked about again (for a value or an
+    /// estimate) is not searched again.
     #[test]
     fn the_judge_reports_a_mate_as_a_table_win_and_remembers() {
-        let rater = SearchRater::new(4, 1).with_network(Some(crate::eval::nnue::builtin()));
-        let mut judge = SearchJudge::new(rater);
+        let net = Some(crate::eval::nnue::builtin());
+        let rater = SearchRater::new(4, 1).with_network(net.clone());
+        let mut judge = SearchJudge::new(rater, SearchRater::new(2, 1).with_network(net));
         let mates = parse_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", false).unwrap();
         assert_eq!(judge.value(&mates, 0), TABLE_WIN);
         let rook_down = parse_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", false).unwrap();
@@ -136,6 +157,11 @@ mod tests {
         let later = parse_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 40 60", false).unwrap();
         judge.value(&later, 0);
         assert_eq!(judge.known.len(), 3);
+        // The estimator, shallower, sees the rook too, and remembers as well.
+        let estimate = judge.estimate(&rook_down);
+        assert!(estimate < -300, "{estimate}");
+        assert_eq!(judge.estimate(&rook_down), estimate);
+        assert_eq!(judge.estimates.len(), 1);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::explain::json::plans_json;
 use crate::explain::{check_plans, checked_report, zone_order, CheckLimits};
 use crate::pioneer::attack::TrajectoryLimits;
 use crate::pioneer::plan::report_of;
-use crate::pioneer::proof::{prove_study, ProofRound, StudyProofs};
+use crate::pioneer::proof::{prove_study, ProofRound, StudyProofs, ESTIMATE_DEPTH};
 use crate::pioneer::study::{solve, LeafJudge, Study, StudyResult, StudySettings};
 use crate::pioneer::svg::draw;
 use crate::pioneer::zone::Analysis;
@@ -22,6 +22,9 @@ use std::time::{Duration, Instant};
 
 /// Table size (MB) of the search that judges a proof's leaves: it is cleared before every leaf.
 const LEAF_HASH_MB: usize = 4;
+/// Table size (MB) of the shallow search that orders a proof's moves: it is cleared before
+/// every position, and a larger table would cost more to clear than its search takes.
+const ESTIMATE_HASH_MB: usize = 1;
 
 fn parse_side(side: Option<&str>) -> Result<Option<Color>, String> {
     match side.map(str::to_ascii_lowercase).as_deref() {
@@ -208,10 +211,11 @@ impl StudyOptions {
 }
 
 /// A judge of a proof's leaves searching to `depth` with `net` (the hand-crafted evaluation
-/// without one).
+/// without one), estimating positions for the proof's move order to `ESTIMATE_DEPTH`.
 fn judge_of((depth, net): (u32, Option<Arc<Network>>)) -> Arc<Mutex<dyn LeafJudge>> {
-    let rater = SearchRater::new(depth as i32, LEAF_HASH_MB).with_network(net);
-    Arc::new(Mutex::new(SearchJudge::new(rater)))
+    let rater = SearchRater::new(depth as i32, LEAF_HASH_MB).with_network(net.clone());
+    let estimator = SearchRater::new(ESTIMATE_DEPTH as i32, ESTIMATE_HASH_MB).with_network(net);
+    Arc::new(Mutex::new(SearchJudge::new(rater, estimator)))
 }
 
 /// Runs the zone search and the proofs from `board`, reporting progress on standard error, each

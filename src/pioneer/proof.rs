@@ -47,6 +47,10 @@ pub const MAX_PROOF_POSITIONS: usize = 10_000;
 /// Default depth of the engine's search that judges a proof's horizon leaves
 /// (`study::LeafJudge`).
 pub const LEAF_DEPTH: u32 = 6;
+/// Depth of the engine's search that estimates the positions after a proof's moves, to try
+/// the most promising first (`study::LeafJudge::estimate`): shallow, since a defender's node
+/// asks it of every legal move.
+pub const ESTIMATE_DEPTH: u32 = 2;
 
 /// What a proof established, or why it established nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

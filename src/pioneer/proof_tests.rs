@@ -436,3 +436,59 @@ fn a_capture_the_zones_reject_is_tried_at_the_root() {
         line_to_numbered_san(&board, &p.result.line)
     );
 }
+
+/// A judge that confirms every win and estimates the position after one move of the root as
+/// lost for the side to move there, every other as even.
+struct PreferringJudge {
+    preferred: Board,
+}
+
+impl LeafJudge for PreferringJudge {
+    fn value(&mut self, board: &Board, _extra_plies: u32) -> i32 {
+        for_side_to_move(board, 10 * WIN)
+    }
+
+    fn estimate(&mut self, board: &Board) -> i32 {
+        if board.hash() == self.preferred.hash() {
+            -WIN
+        } else {
+            0
+        }
+    }
+}
+
+/// WAC 68 again: a judge whose estimates prefer 1.Qxe3 has the proof try it first, before the
+/// zone moves the zone model prefers, and the same win takes a smaller tree.
+#[test]
+fn the_judges_estimates_order_a_proofs_moves() {
+    let board = parse_fen("6k1/5ppp/1q6/2b5/8/2R1pPP1/1P2Q2P/7K w - - 0 1", false).unwrap();
+    let qxe3 = crate::rules::notation::move_from_san(&board, "Qxe3").unwrap();
+    let mut preferred = board.clone();
+    preferred.play_unchecked(qxe3);
+    let run = |preferred: Board| {
+        let settings = StudySettings {
+            judge: Some(Arc::new(Mutex::new(PreferringJudge { preferred }))),
+            ..StudySettings::default()
+        };
+        let search = ZoneSearch::with_settings(&settings).with_admission(Admission::Proof {
+            attacker: Color::White,
+        });
+        let mut search = search.with_max_positions(4_000);
+        search.trace = Some(Vec::new());
+        let result = search.run(&board, 5);
+        (result, search.trace.unwrap())
+    };
+    let (ordered, trace) = run(preferred);
+    assert_eq!(trace[0].san, "Qxe3");
+    assert!(ordered.complete && ordered.value >= WIN, "{ordered:?}");
+    // Preferring a position no move reaches leaves the zone order.
+    let (unordered, trace) = run(parse_fen(crate::rules::START_FEN, false).unwrap());
+    assert_ne!(trace[0].san, "Qxe3");
+    assert!(unordered.complete && unordered.value >= WIN);
+    assert!(
+        ordered.positions < unordered.positions,
+        "{} against {}",
+        ordered.positions,
+        unordered.positions
+    );
+}
