@@ -93,40 +93,45 @@ impl SearchJudge {
     }
 }
 
+/// The value `memory` holds for `key`, or `compute`'s, remembered (a full memory starts afresh,
+/// after `SearchJudge::MAX_KNOWN` values).
+fn remembered<K: std::hash::Hash + Eq>(
+    memory: &mut HashMap<K, i32>,
+    key: K,
+    compute: impl FnOnce() -> i32,
+) -> i32 {
+    if let Some(&value) = memory.get(&key) {
+        return value;
+    }
+    let value = compute();
+    if memory.len() >= SearchJudge::MAX_KNOWN {
+        memory.clear();
+    }
+    memory.insert(key, value);
+    value
+}
+
 impl LeafJudge for SearchJudge {
     fn estimate(&mut self, board: &Board) -> i32 {
         let key = (board.hash(), board.halfmove_clock());
-        if let Some(&value) = self.estimates.get(&key) {
-            return value;
-        }
-        let game = Game::from_board(board.clone(), false);
-        let value = self.estimator.rate(&game);
-        if self.estimates.len() >= Self::MAX_KNOWN {
-            self.estimates.clear();
-        }
-        self.estimates.insert(key, value);
-        value
+        remembered(&mut self.estimates, key, || {
+            self.estimator.rate(&Game::from_board(board.clone(), false))
+        })
     }
 
     fn value(&mut self, board: &Board, extra_plies: u32) -> i32 {
         let key = (board.hash(), board.halfmove_clock(), extra_plies);
-        if let Some(&value) = self.known.get(&key) {
-            return value;
-        }
-        let game = Game::from_board(board.clone(), false);
-        // A deeper search that ran out of nodes says nothing: a draw confirms no win and
-        // vetoes nothing.
-        let score = self.rater.rate_deeper(&game, extra_plies).unwrap_or(0);
-        let value = if is_mate_score(score) {
-            TABLE_WIN * score.signum()
-        } else {
-            score
-        };
-        if self.known.len() >= Self::MAX_KNOWN {
-            self.known.clear();
-        }
-        self.known.insert(key, value);
-        value
+        remembered(&mut self.known, key, || {
+            let game = Game::from_board(board.clone(), false);
+            // A deeper search that ran out of nodes says nothing: a draw confirms no win and
+            // vetoes nothing.
+            let score = self.rater.rate_deeper(&game, extra_plies).unwrap_or(0);
+            if is_mate_score(score) {
+                TABLE_WIN * score.signum()
+            } else {
+                score
+            }
+        })
     }
 }
 
