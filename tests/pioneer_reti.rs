@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 use tropa::pioneer::study::{solve, StudySettings, StudyVerdict, MAX_POSITIONS};
-use tropa::rules::notation::{line_to_numbered_san, move_to_uci};
+use tropa::rules::notation::move_to_uci;
 use tropa::rules::{parse_fen, Game};
 use tropa::search::{Engine, Limits, SearchControl, Silent};
 
@@ -30,8 +30,10 @@ fn full_search_after(fen: &str, first: &str, depth: i32) -> i32 {
     result.score
 }
 
+/// The zone search's verdict on each of White's first moves (its line and tree size are
+/// checked next to the code, in `study_tests.rs`) agrees with the full search at depth 20.
 #[test]
-fn zone_search_solves_reti_and_the_full_search_agrees() {
+fn the_full_search_agrees_with_the_zone_search_on_retis_first_moves() {
     let fen = reti_fen();
     let board = parse_fen(&fen, false).unwrap();
     let study = solve(
@@ -42,26 +44,14 @@ fn zone_search_solves_reti_and_the_full_search_agrees() {
         MAX_POSITIONS,
         &mut |_| {},
     );
-    let line = line_to_numbered_san(&board, &study.root.line);
-    assert!(line.starts_with("1. Kg7"), "{line}");
-    assert_eq!(study.root.verdict, StudyVerdict::Draw, "{line}");
-    assert!(study.root.complete);
-    // The root search (zone moves only) is itself within Botvinnik's 54.
-    assert!(
-        study.root.positions <= 54,
-        "{} positions",
-        study.root.positions
-    );
     assert_eq!(study.first_moves.len(), 4);
     for f in &study.first_moves {
         let uci = move_to_uci(&board, f.mv, false);
         // Black's view after White's first move: about equal after Kg7, a queen up otherwise.
         let black = full_search_after(&fen, &uci, 20);
-        assert!(f.result.complete);
-        assert!(f.result.positions > 0, "{uci}: not searched");
+        assert!(f.result.complete && f.result.positions > 0, "{uci}");
         if uci == "h8g7" {
             assert_eq!(f.result.verdict, StudyVerdict::Draw);
-            assert!(f.result.positions <= 54, "{} positions", f.result.positions);
             assert!(black.abs() < 100, "full search after Kg7: {black}");
         } else {
             assert_eq!(f.result.verdict, StudyVerdict::BlackWins, "{uci}");

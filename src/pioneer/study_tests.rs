@@ -37,6 +37,8 @@ fn reti_zone_search_finds_kg7_and_the_draw() {
     let text = line_to_numbered_san(&board, &study.root.line);
     assert!(text.starts_with("1. Kg7"), "{text}");
     assert_eq!(study.root.verdict, StudyVerdict::Draw, "{text}");
+    // The root search (zone moves only) is itself within Botvinnik's 54.
+    assert!(study.root.complete && study.root.positions <= 54);
     let kg7 = study
         .first_moves
         .iter()
