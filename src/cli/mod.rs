@@ -203,8 +203,8 @@ pub enum Command {
         syzygy: Option<String>,
         /// Depth of the engine's search that judges every horizon leaf of a proof (a leaf is
         /// then a win only where the search sees one too, and no hold where it sees the
-        /// attacker decisively behind), with a 2-ply search ordering the proof's moves; 0: the
-        /// zone model alone, in the zones' order.
+        /// attacker decisively behind), with a shallow search (`proof::ESTIMATE_DEPTH` plies)
+        /// ordering the proof's moves; 0: the zone model alone, in the zones' order.
         #[arg(long, default_value_t = crate::pioneer::proof::LEAF_DEPTH, value_parser = clap::value_parser!(u32).range(0..=20))]
         leaf_depth: u32,
         /// With `--epd`: records run at once, each on a thread of its own (the verdicts and
