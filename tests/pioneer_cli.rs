@@ -58,7 +58,7 @@ fn study_prints_verdict_line_and_tree_sizes() {
         "{out}"
     );
     assert!(
-        out.contains("proven within 15 plies: White at least draws"),
+        out.contains("proven within 13 plies: White at least draws"),
         "{out}"
     );
     assert!(

@@ -3,9 +3,9 @@
 //! Seed 004 restricts both sides to zone moves, which is what keeps Botvinnik's tree small (54
 //! moves for Réti's study), but such a tree proves nothing: a defence outside the zones is
 //! never tried. A proof keeps PIONEER's selectivity for the side whose claim it is (the
-//! attacker: its zone moves, and at the root its captures, promotions and checks as well, for
-//! the sacrifices the zone model rejects) and gives the defender every legal move,
-//! underpromotions included (`Admission::Proof`).
+//! attacker: its zone moves, its checks, and at the root its captures and promotions as well,
+//! for the sacrifices and mating checks the zone model rejects) and gives the defender every
+//! legal move, underpromotions included (`Admission::Proof`).
 //!
 //! Design note: what a complete tree proves is what the attacker gets against every defence within
 //! the horizon, the leaves valued by the zone model (`model_value::static_value`): a win (a lead of

@@ -414,6 +414,15 @@ fn the_attacker_follows_the_verdict() {
     );
 }
 
+/// Asserts that `mv` is not a zone move of `board` with 1 to `most_moves_left` moves left.
+fn assert_not_a_zone_move(board: &Board, mv: Move, most_moves_left: u8) {
+    let analysis = crate::pioneer::zone::Analysis::new(board, TrajectoryLimits::default());
+    for moves_left in 1..=most_moves_left {
+        let zone = crate::pioneer::moves::zone_moves(board, &analysis, moves_left);
+        assert!(zone.iter().all(|z| z.mv != mv), "{mv} is a zone move");
+    }
+}
+
 /// A back-rank combination (Win at Chess no. 68): 1.Qxe3 gives the queen for a pawn, which
 /// the zone model rejects (the bishop takes it back), but 1…Bxe3 2.Rc8+ mates. Admitted at the
 /// proof's root as a capture, it is the move that proves the win.
@@ -421,12 +430,8 @@ fn the_attacker_follows_the_verdict() {
 fn a_capture_the_zones_reject_is_tried_at_the_root() {
     let fen = "6k1/5ppp/1q6/2b5/8/2R1pPP1/1P2Q2P/7K w - - 0 1";
     let board = parse_fen(fen, false).unwrap();
-    let analysis = crate::pioneer::zone::Analysis::new(&board, TrajectoryLimits::default());
     let qxe3 = crate::rules::notation::move_from_san(&board, "Qxe3").unwrap();
-    for moves_left in 1..=4 {
-        let zone = crate::pioneer::moves::zone_moves(&board, &analysis, moves_left);
-        assert!(zone.iter().all(|z| z.mv != qxe3), "not a zone move");
-    }
+    assert_not_a_zone_move(&board, qxe3, 4);
     let (board, p, _) = proof(fen, Color::White, 3, 4_000);
     assert_eq!(p.outcome, ProofOutcome::Wins, "{}", p.summary());
     assert_eq!(
@@ -435,6 +440,20 @@ fn a_capture_the_zones_reject_is_tried_at_the_root() {
         "{}",
         line_to_numbered_san(&board, &p.result.line)
     );
+}
+
+/// Win at Chess no. 6 after 1.Rb7, Black to move: every rook move along the fifth rank is
+/// met by 2.Rb8+, the interposed rook taken with mate. The check is not a zone move (the zones
+/// see the interposition defend), so it is admitted past the proof's root as a check.
+#[test]
+fn a_check_the_zones_do_not_propose_is_tried_below_the_root() {
+    let fen = "7k/pR6/7K/6r1/6p1/6P1/8/8 b - - 0 1";
+    let mut after = parse_fen(fen, false).unwrap();
+    after.play_unchecked(crate::rules::notation::move_from_san(&after, "Rf5").unwrap());
+    let check = crate::rules::notation::move_from_san(&after, "Rb8+").unwrap();
+    assert_not_a_zone_move(&after, check, 3);
+    let (_, p, _) = proof(fen, Color::White, 5, 20_000);
+    assert_eq!(p.outcome, ProofOutcome::Wins, "{}", p.summary());
 }
 
 /// A judge that confirms every win and estimates the position after one move of the root as

@@ -450,11 +450,11 @@ impl ZoneSearch {
 
     /// The moves the side to move may play, in search order: its zone moves (best first); in a
     /// proof, the defender's every legal move (its zone moves, then captures, then the rest),
-    /// where the attacker has no zone move the attacker's every legal move, and at the proof's
-    /// root (`ply` 0) the attacker's captures, promotions and checks after its zone moves.
-    /// A study's key move is often a sacrifice that the zone model rejects (the capturing piece
-    /// is lost on its square); admitting more of the attacker's moves never makes a proof
-    /// unsound, since only the defender must be given every move.
+    /// where the attacker has no zone move the attacker's every legal move, and after its zone
+    /// moves the attacker's checks, at the root (`ply` 0) its captures and promotions too: a key
+    /// move is often a sacrifice the zones reject, and a combination often ends in a check they
+    /// do not propose (WAC 6: 1.Rb7 Rf5 2.Rb8+ Rf8 3.Rxf8#). More of the attacker's moves never
+    /// make a proof unsound; captures past the root grew the trees and proved no record more.
     fn admitted_moves(
         &self,
         board: &Board,
@@ -473,13 +473,18 @@ impl ZoneSearch {
                 if attacker == board.side_to_move() && !zone.is_empty() =>
             {
                 let mut admitted = zone;
-                if ply == 0 {
-                    let forcing: Vec<Move> = legal
-                        .into_iter()
-                        .filter(|&m| !admitted.contains(&m) && is_forcing(board, m))
-                        .collect();
-                    admitted.extend(forcing);
-                }
+                let forcing: Vec<Move> = legal
+                    .into_iter()
+                    .filter(|&m| {
+                        !admitted.contains(&m)
+                            && if ply == 0 {
+                                is_forcing(board, m)
+                            } else {
+                                gives_check(board, m)
+                            }
+                    })
+                    .collect();
+                admitted.extend(forcing);
                 admitted
             }
             Admission::Proof { .. } => {
@@ -611,9 +616,11 @@ impl ZoneSearch {
 
 /// Is `mv` a capture, a promotion or a check in `board`?
 fn is_forcing(board: &Board, mv: Move) -> bool {
-    if is_capture(board, mv) || mv.promotion.is_some() {
-        return true;
-    }
+    is_capture(board, mv) || mv.promotion.is_some() || gives_check(board, mv)
+}
+
+/// Does `mv` give check in `board`?
+fn gives_check(board: &Board, mv: Move) -> bool {
     let mut child = board.clone();
     child.play_unchecked(mv);
     !child.checkers().is_empty()
