@@ -27,9 +27,8 @@
 //! may undo. The deepest complete tree decides, so a hold within three plies that fails within five
 //! is no proof.
 
-use super::study::{
-    Admission, Study, StudyResult, StudySettings, StudyVerdict, ZoneSearch, MAX_HORIZON, WIN,
-};
+use super::admission::Admission;
+use super::study::{Study, StudyResult, StudySettings, StudyVerdict, ZoneSearch, MAX_HORIZON, WIN};
 use crate::rules::{repetition_key, side_name, Board, Color, Move};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

@@ -19,18 +19,19 @@
 //! distinct positions the tree holds. A tree stops at a limit of distinct positions
 //! (`MAX_POSITIONS` unless asked otherwise) so that the search always ends, even where the zones
 //! admit many moves; such a result is marked incomplete and proves nothing. With `Admission::Proof`
-//! the same search gives the defender every legal move, and the attacker at the root its
-//! captures, promotions and checks besides its zone moves: that is the proof of a verdict
+//! the same search gives the defender every legal move, and the attacker a few forcing moves
+//! besides its zone moves (`admission.rs`): that is the proof of a verdict
 //! (`proof.rs`), searched with null windows (`with_window`), its moves ordered by the judge's
 //! estimates where it has a judge (`LeafJudge::estimate`).
 
+use super::admission::Admission;
 use super::attack::TrajectoryLimits;
 use super::model_value::{standing_value, static_value};
 use super::moves::zone_moves;
 use super::zone::Analysis;
 use crate::bound::Bound;
 use crate::eval::known_draw;
-use crate::rules::{is_capture, legal_moves, repetition_key, Board, Color, Move};
+use crate::rules::{legal_moves, repetition_key, Board, Color, Move};
 use crate::tablebases::{has_castling_rights, Tablebases};
 use shakmaty_syzygy::Wdl;
 use std::collections::{HashMap, HashSet};
@@ -125,19 +126,6 @@ pub struct TraceLine {
     pub san: String,
     /// Its value for the side that made it (a bound when the window cut it off).
     pub value: i32,
-}
-
-/// Which moves each side may play in the tree.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Admission {
-    /// Both sides play zone moves only (Botvinnik's study mode).
-    ZoneMoves,
-    /// The attacker plays zone moves (every legal move where it has none), the other side every
-    /// legal move, underpromotions included: a complete tree proves what the attacker gets.
-    Proof {
-        /// The side whose claim is proven.
-        attacker: Color,
-    },
 }
 
 /// A second opinion on the horizon leaves of a proof, given from outside PIONEER (which knows
@@ -448,58 +436,6 @@ impl ZoneSearch {
             .any(|&k| k == last)
     }
 
-    /// The moves the side to move may play, in search order: its zone moves (best first); in a
-    /// proof, the defender's every legal move (its zone moves, then captures, then the rest),
-    /// where the attacker has no zone move the attacker's every legal move, and after its zone
-    /// moves the attacker's checks, at the root (`ply` 0) its captures and promotions too: a key
-    /// move is often a sacrifice the zones reject, and a combination often ends in a check they
-    /// do not propose (WAC 6: 1.Rb7 Rf5 2.Rb8+ Rf8 3.Rxf8#). More of the attacker's moves never
-    /// make a proof unsound; captures past the root grew the trees and proved no record more.
-    fn admitted_moves(
-        &self,
-        board: &Board,
-        analysis: &Analysis,
-        legal: Vec<Move>,
-        depth: u32,
-        ply: u32,
-    ) -> Vec<Move> {
-        let zone: Vec<Move> = zone_moves(board, analysis, depth.div_ceil(2) as u8)
-            .iter()
-            .map(|m| m.mv)
-            .collect();
-        match self.admission {
-            Admission::ZoneMoves => zone,
-            Admission::Proof { attacker }
-                if attacker == board.side_to_move() && !zone.is_empty() =>
-            {
-                let mut admitted = zone;
-                let forcing: Vec<Move> = legal
-                    .into_iter()
-                    .filter(|&m| {
-                        !admitted.contains(&m)
-                            && if ply == 0 {
-                                is_forcing(board, m)
-                            } else {
-                                gives_check(board, m)
-                            }
-                    })
-                    .collect();
-                admitted.extend(forcing);
-                admitted
-            }
-            Admission::Proof { .. } => {
-                let mut all = legal;
-                all.sort_by_key(|&m| {
-                    (
-                        zone.iter().position(|&z| z == m).unwrap_or(usize::MAX),
-                        !is_capture(board, m),
-                    )
-                });
-                all
-            }
-        }
-    }
-
     fn zone_search(
         &mut self,
         board: &Board,
@@ -551,7 +487,7 @@ impl ZoneSearch {
                 return value;
             }
         }
-        let mut moves = self.admitted_moves(board, &analysis, legal, depth, ply);
+        let mut moves = self.admission.moves(board, &analysis, legal, depth, ply);
         if moves.is_empty() {
             return static_value(board, &analysis);
         }
@@ -612,18 +548,6 @@ impl ZoneSearch {
         );
         best
     }
-}
-
-/// Is `mv` a capture, a promotion or a check in `board`?
-fn is_forcing(board: &Board, mv: Move) -> bool {
-    is_capture(board, mv) || mv.promotion.is_some() || gives_check(board, mv)
-}
-
-/// Does `mv` give check in `board`?
-fn gives_check(board: &Board, mv: Move) -> bool {
-    let mut child = board.clone();
-    child.play_unchecked(mv);
-    !child.checkers().is_empty()
 }
 
 /// One first move of a study and what the zone search says of it.
