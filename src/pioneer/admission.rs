@@ -15,7 +15,7 @@
 
 use super::moves::zone_moves;
 use super::zone::Analysis;
-use crate::rules::{is_capture, Board, Color, Move};
+use crate::rules::{is_capture, Board, CheckSquares, Color, Move};
 
 /// Which moves each side may play in the tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,15 +54,13 @@ impl Admission {
                 if attacker == board.side_to_move() && !zone.is_empty() =>
             {
                 let mut admitted = zone;
+                let checks = CheckSquares::new(board);
                 let forcing: Vec<Move> = legal
                     .into_iter()
                     .filter(|&m| {
                         !admitted.contains(&m)
-                            && if ply == 0 {
-                                is_forcing(board, m)
-                            } else {
-                                gives_check(board, m)
-                            }
+                            && ((ply == 0 && (is_capture(board, m) || m.promotion.is_some()))
+                                || gives_check(&checks, board, m))
                     })
                     .collect();
                 admitted.extend(forcing);
@@ -82,14 +80,12 @@ impl Admission {
     }
 }
 
-/// Is `mv` a capture, a promotion or a check in `board`?
-fn is_forcing(board: &Board, mv: Move) -> bool {
-    is_capture(board, mv) || mv.promotion.is_some() || gives_check(board, mv)
-}
-
-/// Does `mv` give check in `board`?
-fn gives_check(board: &Board, mv: Move) -> bool {
-    let mut child = board.clone();
-    child.play_unchecked(mv);
-    !child.checkers().is_empty()
+/// Does `mv` give check in `board`? Read from `checks` where they tell (most moves), else by
+/// playing it.
+fn gives_check(checks: &CheckSquares, board: &Board, mv: Move) -> bool {
+    checks.gives_check(board, mv).unwrap_or_else(|| {
+        let mut child = board.clone();
+        child.play_unchecked(mv);
+        !child.checkers().is_empty()
+    })
 }

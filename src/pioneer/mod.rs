@@ -17,8 +17,8 @@
 //! hindering piece itself, and `mate` the attacks on the king. `fork` finds the trajectories of one
 //! piece that serve two independent zones with a common beginning. `moves` turns the zones into the
 //! moves a side may play; the zone search, the explanations and the search guidance all start from
-//! there, and `admission` says which moves each side may play in a zone search or a proof. Nothing here knows any particular position: the seed's examples live in the tests only
-//! (`examples`).
+//! there, and `admission` says which moves each side may play in a zone search or a proof. Nothing
+//! here knows any particular position: the seed's examples live in the tests only (`examples`).
 
 pub mod admission;
 pub mod attack;
