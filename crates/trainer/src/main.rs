@@ -125,6 +125,13 @@ fn run(args: &Args) -> Result<(), String> {
         return Err("--validation-percent at most 50, --batch and --epochs positive".into());
     }
     let paths: Vec<&Path> = args.data.iter().map(PathBuf::as_path).collect();
+    // The manifest's checksums are taken when the data is read, not after hours of training:
+    // a file replaced or moved meanwhile would otherwise be named with the wrong sum, or end
+    // the run after the training without a manifest.
+    let data = paths
+        .iter()
+        .map(|p| Ok((p.display().to_string(), sha256_file(p)?)))
+        .collect::<Result<Vec<_>, String>>()?;
     let set = DataSet::load(&paths, args.validation_percent, args.seed)?;
     if set.train.is_empty() {
         return Err("no training positions in the data".into());
@@ -159,10 +166,6 @@ fn run(args: &Args) -> Result<(), String> {
     });
     let quantised = scaled(net.quantise(), args.output_scale)?;
     write(&args.output, &quantised.to_bytes())?;
-    let data = paths
-        .iter()
-        .map(|p| Ok((p.display().to_string(), sha256_file(p)?)))
-        .collect::<Result<Vec<_>, String>>()?;
     let manifest = Manifest {
         commit: commit(),
         data,
