@@ -24,15 +24,16 @@ NET = re.compile(r"info string net .*: (-?\d+) \(White's view\)")
 
 
 def sample(path, step, count):
+    """Every STEP-th line of a labelled file, at most COUNT: the lines' fields (FEN first)."""
     opener = lzma.open if path.endswith(".xz") else open
-    fens = []
+    lines = []
     with opener(path, "rt") as f:
         for i, line in enumerate(f):
             if i % step == 0 and line.strip():
-                fens.append(line.split(";")[0].strip())
-                if len(fens) >= count:
+                lines.append([field.strip() for field in line.split(";")])
+                if len(lines) >= count:
                     break
-    return fens
+    return lines
 
 
 def scores(engine, fens, net):
@@ -59,7 +60,7 @@ def main():
     ap.add_argument("--eval-file", help="a net file instead of the built-in net")
     args = ap.parse_args()
     try:
-        fens = sample(args.positions, args.step, args.count)
+        fens = [fields[0] for fields in sample(args.positions, args.step, args.count)]
         found = scores(args.engine, fens, args.eval_file) if fens else []
     except (OSError, EOFError, lzma.LZMAError, subprocess.CalledProcessError) as e:
         sys.exit(f"error: {e}")
