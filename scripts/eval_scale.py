@@ -51,12 +51,18 @@ def scores(engine, fens, net):
     return pairs
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def sampling_parser(description):
+    """A command line with the engine, the labelled file and how it is sampled (`sample`)."""
+    ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("engine", help="the tropa binary")
     ap.add_argument("positions", help="FEN;result;score lines, plain or .xz")
     ap.add_argument("--step", type=int, default=997, help="take every STEP-th line (default 997)")
     ap.add_argument("--count", type=int, default=2000, help="at most this many positions (default 2000)")
+    return ap
+
+
+def main():
+    ap = sampling_parser(__doc__)
     ap.add_argument("--eval-file", help="a net file instead of the built-in net")
     args = ap.parse_args()
     try:

@@ -20,7 +20,6 @@ Example:
   python3 scripts/result_fit.py target/release/tropa ../shared/data/tuning/tcec_quiet_labeled.txt.xz \\
       --step 99 --count 20000 --eval-file net5.nnue --eval-file net6.nnue
 """
-import argparse
 import lzma
 import math
 import os
@@ -28,7 +27,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from eval_scale import sample, scores  # noqa: E402
+from eval_scale import sample, sampling_parser, scores  # noqa: E402
 
 
 def sigmoid(x):
@@ -43,11 +42,7 @@ def best_fit(scored):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("engine", help="the tropa binary")
-    ap.add_argument("positions", help="FEN;result;score lines, plain or .xz")
-    ap.add_argument("--step", type=int, default=997, help="take every STEP-th line (default 997)")
-    ap.add_argument("--count", type=int, default=2000, help="at most this many positions (default 2000)")
+    ap = sampling_parser(__doc__)
     ap.add_argument("--eval-file", action="append", default=[],
                     help="a net file (repeatable); none: the built-in net")
     args = ap.parse_args()
@@ -56,13 +51,12 @@ def main():
     except (OSError, EOFError, lzma.LZMAError) as e:
         sys.exit(f"error: {e}")
     try:
-        labelled = [(fields[0], float(fields[1])) for fields in lines]
+        results = [float(fields[1]) for fields in lines]
     except (IndexError, ValueError):
         sys.exit(f"error: {args.positions}: a line without a result (FEN;result;score)")
-    if not labelled:
+    if not lines:
         sys.exit(f"error: no positions in {args.positions}")
-    fens = [fen for fen, _ in labelled]
-    results = [result for _, result in labelled]
+    fens = [fields[0] for fields in lines]
     rows = []
     for net in args.eval_file or [None]:
         try:

@@ -6,40 +6,38 @@
 
 mod common;
 
-const POSITIONS: [(&str, &str); 8] = [
-    ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "1.0"),
-    ("4k3/8/8/8/8/8/8/3QK3 b - - 0 1", "1.0"),
-    ("3qk3/8/8/8/8/8/8/4K3 w - - 0 1", "0.0"),
-    ("3qk3/8/8/8/8/8/8/4K3 b - - 0 1", "0.0"),
+const POSITIONS: [(&str, f64); 8] = [
+    ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", 1.0),
+    ("4k3/8/8/8/8/8/8/3QK3 b - - 0 1", 1.0),
+    ("3qk3/8/8/8/8/8/8/4K3 w - - 0 1", 0.0),
+    ("3qk3/8/8/8/8/8/8/4K3 b - - 0 1", 0.0),
     (
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        "0.5",
+        0.5,
     ),
     (
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
-        "0.5",
+        0.5,
     ),
     (
         "r1bqkbn1/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQq - 0 1",
-        "1.0",
+        1.0,
     ),
     (
         "rnbqkb1r/pppppppp/5n2/8/8/2N5/PPPPPPPP/R1BQKBN1 b Qkq - 0 1",
-        "0.0",
+        0.0,
     ),
 ];
 
+/// Runs `scripts/SCRIPT` with the built engine on every line of `file`: success and output.
+fn on_every_line(script: &str, file: &std::path::Path) -> (bool, String) {
+    let file = file.to_str().unwrap();
+    common::script(script, &[env!("CARGO_BIN_EXE_tropa"), file, "--step", "1"])
+}
+
 /// The errors the script reports, one per row (hand-crafted, then the built-in net).
 fn errors(file: &std::path::Path) -> Vec<f64> {
-    let (ok, out) = common::script(
-        "result_fit.py",
-        &[
-            env!("CARGO_BIN_EXE_tropa"),
-            file.to_str().unwrap(),
-            "--step",
-            "1",
-        ],
-    );
+    let (ok, out) = on_every_line("result_fit.py", file);
     assert!(ok, "{out}");
     assert!(out.contains("8 positions"), "{out}");
     let rows: Vec<f64> = out
@@ -62,9 +60,8 @@ fn results_that_follow_the_material_are_predicted_better_than_reversed_ones() {
         let path = dir.join(name);
         let lines: String = POSITIONS
             .iter()
-            .map(|(fen, result)| {
-                let r: f64 = result.parse().unwrap();
-                let r = if flip { 1.0 - r } else { r };
+            .map(|&(fen, result)| {
+                let r = if flip { 1.0 - result } else { result };
                 format!("{fen};{r};0\n")
             })
             .collect();
@@ -78,15 +75,7 @@ fn results_that_follow_the_material_are_predicted_better_than_reversed_ones() {
     }
 
     // eval_scale.py reads the same sample: the net's scores against the hand-crafted ones.
-    let (ok, out) = common::script(
-        "eval_scale.py",
-        &[
-            env!("CARGO_BIN_EXE_tropa"),
-            right.to_str().unwrap(),
-            "--step",
-            "1",
-        ],
-    );
+    let (ok, out) = on_every_line("eval_scale.py", &right);
     assert!(ok, "{out}");
     assert!(
         out.contains("of 8 positions: slope net/hand-crafted"),
@@ -95,10 +84,7 @@ fn results_that_follow_the_material_are_predicted_better_than_reversed_ones() {
 
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1\n").unwrap();
-    let (ok, out) = common::script(
-        "result_fit.py",
-        &[env!("CARGO_BIN_EXE_tropa"), bad.to_str().unwrap()],
-    );
+    let (ok, out) = on_every_line("result_fit.py", &bad);
     assert!(!ok);
     assert!(out.contains("a line without a result"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
