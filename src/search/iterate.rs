@@ -10,7 +10,7 @@
 
 use super::params::{
     ASPIRATION_DELTA, ASPIRATION_MAX_DELTA, ASPIRATION_MIN_DEPTH, ASPIRATION_REPORT_AFTER_MS,
-    HELPER_SKIP_PERIOD, SINGLE_REPLY_DEPTH, TIME_BASE_FACTOR, TIME_FALLING_SPAN,
+    HELPER_SKIP_PERIOD, SINGLE_REPLY_DEPTH, TIME_BASE_FACTOR, TIME_EFFORT_BASE, TIME_FALLING_SPAN,
     TIME_FALLING_WEIGHT, TIME_STABILITY_STEP, TIME_STABLE_ITERATIONS_MAX,
 };
 use super::worker::{Shared, Worker};
@@ -72,7 +72,7 @@ pub(super) fn iterate(
         for pv_index in 0..lines {
             report(worker, shared, depth, pv_index, Bound::Exact, reporter);
         }
-        let factor = stability.time_factor(&completed);
+        let factor = stability.time_factor(&completed, best_move_effort(worker));
         if no_more_iterations(worker, shared, limits, &completed, depth, factor) {
             break;
         }
@@ -161,7 +161,8 @@ fn adopt_unfinished_best(worker: &Worker, completed: &mut SearchResult) {
 }
 
 /// How steady the result has been over the iterations, and so how much of its planned time
-/// the search may use: more when the best move changes or the score falls, less when stable.
+/// the search may use: more when the best move changes, the score falls or the alternatives
+/// took real work to refute; less when stable.
 #[derive(Default)]
 struct Stability {
     stable_iterations: i32,
@@ -171,7 +172,7 @@ struct Stability {
 
 impl Stability {
     /// Takes in a completed iteration; returns the factor on the planned time.
-    fn time_factor(&mut self, completed: &SearchResult) -> f64 {
+    fn time_factor(&mut self, completed: &SearchResult, effort: f64) -> f64 {
         if self.previous_best == completed.best {
             self.stable_iterations += 1;
         } else {
@@ -184,7 +185,15 @@ impl Stability {
         (TIME_BASE_FACTOR
             - TIME_STABILITY_STEP * self.stable_iterations.min(TIME_STABLE_ITERATIONS_MAX) as f64)
             * (1.0 + falling * TIME_FALLING_WEIGHT)
+            * (TIME_EFFORT_BASE - effort)
     }
+}
+
+/// The share of the root's nodes, over all iterations so far, spent under the best move: near
+/// one when every alternative was refuted cheaply, lower when others needed real work.
+fn best_move_effort(worker: &Worker) -> f64 {
+    let total: u64 = worker.root_moves.iter().map(|r| r.nodes).sum();
+    worker.root_moves[0].nodes as f64 / total.max(1) as f64
 }
 
 /// The stop rules of worker 0 after a completed iteration: the mate asked for is found, the
@@ -239,4 +248,37 @@ fn report(
         pv: line.pv.clone(),
         tbhits: shared.tb_hits.load(Ordering::Relaxed),
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn iteration(best: &str, score: i32) -> SearchResult {
+        let mv: Move = best.parse().unwrap();
+        SearchResult {
+            best: Some(mv),
+            ponder: None,
+            score,
+            depth: 1,
+            nodes: 0,
+            pv: vec![mv],
+        }
+    }
+
+    /// More time when the alternatives took work to refute or the score falls, less as the best
+    /// move stays put.
+    #[test]
+    fn time_factor_follows_effort_stability_and_fall() {
+        let factor = |effort: f64| Stability::default().time_factor(&iteration("e2e4", 0), effort);
+        assert!(factor(0.4) > factor(0.65) && factor(0.65) > factor(0.9));
+
+        let mut stability = Stability::default();
+        let first = stability.time_factor(&iteration("e2e4", 0), 0.65);
+        let stable = stability.time_factor(&iteration("e2e4", 0), 0.65);
+        assert!(stable < first);
+        let falling = stability.time_factor(&iteration("e2e4", -80), 0.65);
+        let changed = stability.time_factor(&iteration("d2d4", -80), 0.65);
+        assert!(falling > stable && changed > stable);
+    }
 }

@@ -19,8 +19,10 @@ pub const CURRMOVE_AFTER_MS: u128 = 1000;
 pub const HELPER_SKIP_PERIOD: i32 = 3;
 
 /// Time scaling after each iteration: the planned time is stretched by
-/// (BASE − STEP · min(stable iterations, MAX)) · (1 + WEIGHT · fall), where fall is how far the
-/// score dropped since the last iteration, as a share of `TIME_FALLING_SPAN` centipawns.
+/// (BASE − STEP · min(stable iterations, MAX)) · (1 + WEIGHT · fall) · (EFFORT_BASE − effort),
+/// where fall is how far the score dropped since the last iteration, as a share of
+/// `TIME_FALLING_SPAN` centipawns, and effort is the share of the root's nodes spent under the
+/// best move.
 pub const TIME_BASE_FACTOR: f64 = 1.3;
 /// See `TIME_BASE_FACTOR`.
 pub const TIME_STABILITY_STEP: f64 = 0.07;
@@ -30,6 +32,9 @@ pub const TIME_STABLE_ITERATIONS_MAX: i32 = 6;
 pub const TIME_FALLING_WEIGHT: f64 = 0.6;
 /// See `TIME_BASE_FACTOR`.
 pub const TIME_FALLING_SPAN: i32 = 100;
+/// See `TIME_BASE_FACTOR`. The best move's effort is about 0.65 in middlegames at 10+0.1
+/// (0.35 to 0.9), where this leaves the planned time as it is.
+pub const TIME_EFFORT_BASE: f64 = 1.65;
 /// A game move with a single legal reply is played once an iteration of this depth has
 /// completed (deep enough to show a meaningful score).
 pub const SINGLE_REPLY_DEPTH: i32 = 8;

@@ -215,6 +215,7 @@ mod tests {
             previous_score: score,
             pv: vec![mv],
             seldepth: 1,
+            nodes: 0,
         }
     }
 

@@ -2,16 +2,22 @@
 //!
 //! Two limits come out of the clock: a soft one, checked between iterations of the iterative
 //! deepening (do not start an iteration that will not finish), and a hard one, checked inside
-//! the search (stop at once). The soft limit stretches when the best move keeps changing or the
-//! score drops, and shrinks when the best move has been stable; the hard limit never exceeds a
+//! the search (stop at once). The soft limit stretches when the best move keeps changing, the
+//! score drops or the alternatives take real work to refute, and shrinks when the best move has
+//! been stable; the hard limit never exceeds a
 //! fixed share of the remaining clock minus the `Move Overhead` reserved for communication lag.
 
 use std::time::{Duration, Instant};
 
 /// Moves the clock is planned over when the control is sudden death. Most games are decided
-/// well before move 60, so planning for 30 more moves spends the clock where it matters; the
+/// well before move 60, so planning for 25 more moves spends the clock where it matters; the
 /// plan is remade every move, so the share shrinks with the clock and never runs it out.
-const SUDDEN_DEATH_HORIZON: f64 = 30.0;
+const SUDDEN_DEATH_HORIZON: f64 = 25.0;
+
+/// An iteration is started only before this share of the (scaled) soft limit has passed: the
+/// next one usually takes about as long as all the previous ones together, so a later start
+/// would rarely finish within the limit.
+const ITERATION_START_SHARE: f64 = 0.6;
 
 /// The clock part of a UCI `go` command, in milliseconds.
 #[derive(Clone, Copy, Debug, Default)]
@@ -109,17 +115,11 @@ impl TimeManager {
     /// when the best move is unstable or the score falls).
     pub fn may_start_iteration(&self, factor: f64) -> bool {
         match self.soft {
-            // An iteration usually takes longer than all the previous ones together, so one that
-            // would begin after half the budget is not started.
-            Some(soft) => self.elapsed().as_secs_f64() < soft.as_secs_f64() * factor * 0.5,
+            Some(soft) => {
+                self.elapsed().as_secs_f64() < soft.as_secs_f64() * factor * ITERATION_START_SHARE
+            }
             None => true,
         }
-    }
-
-    /// Has the (scaled) soft limit passed?
-    pub fn soft_expired(&self, factor: f64) -> bool {
-        self.soft
-            .is_some_and(|s| self.elapsed().as_secs_f64() >= s.as_secs_f64() * factor)
     }
 }
 

@@ -56,6 +56,8 @@ pub struct RootMove {
     pub pv: Vec<Move>,
     /// Deepest ply reached while searching it.
     pub seldepth: usize,
+    /// Nodes this worker has spent under the move since the search began, over all iterations.
+    pub nodes: u64,
 }
 
 /// Everything one thread needs while searching.
@@ -171,6 +173,7 @@ impl Worker {
                 previous_score: -INFINITY,
                 pv: vec![mv],
                 seldepth: 0,
+                nodes: 0,
             })
             .collect();
         self.nodes = 0;

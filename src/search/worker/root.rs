@@ -34,6 +34,7 @@ impl Worker {
             if self.id == 0 && shared.control.time().elapsed().as_millis() >= CURRMOVE_AFTER_MS {
                 reporter.current_move(depth, mv, i + 1);
             }
+            let nodes_before = self.nodes;
             let mut child = board.clone();
             child.play_unchecked(mv);
             self.push(&child, board, mv, 0);
@@ -49,10 +50,11 @@ impl Worker {
                 s
             };
             self.keys.pop();
+            let root_move = &mut self.root_moves[i];
+            root_move.nodes += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }
-            let root_move = &mut self.root_moves[i];
             if i == pv_index || score > alpha {
                 root_move.score = score;
                 root_move.seldepth = self.seldepth;
