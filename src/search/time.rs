@@ -4,8 +4,8 @@
 //! deepening (do not start an iteration that will not finish), and a hard one, checked inside
 //! the search (stop at once). The soft limit stretches when the best move keeps changing, the
 //! score drops or the alternatives take real work to refute, and shrinks when the best move has
-//! been stable; the hard limit never exceeds a
-//! fixed share of the remaining clock minus the `Move Overhead` reserved for communication lag.
+//! been stable; the hard limit never exceeds a fixed share of the remaining clock minus the
+//! `Move Overhead` reserved for communication lag.
 
 use std::time::{Duration, Instant};
 
