@@ -1,20 +1,30 @@
-//! Training positions: the quiet positions of `tropa datagen` files, as sparse features of both
-//! perspectives with their labels, split into training and validation sets by game.
+//! Training positions: the quiet positions of `tropa datagen` files, and of labelled files of
+//! other engines' games (`FEN;result;score` lines, as in ../shared/data/tuning), as sparse
+//! features of both perspectives with their labels, split into training and validation sets
+//! by game.
 //!
 //! Design note: a whole game goes to one set (positions of a game are alike, so splitting
 //! inside a game would flatter the validation loss); which set is a function of the seed and
-//! the game's index. Mate scores are left out: they say nothing about a centipawn scale.
+//! the game's index. A labelled file names no games but lists a game's positions one after
+//! another, so a block of `LABELLED_BLOCK` lines stands in for a game. Mate scores are left
+//! out: they say nothing about a centipawn scale.
 
+use std::io::BufRead;
 use std::path::Path;
 use tropa::datagen::format::{read_path, GameRecord, Sample};
 use tropa::eval::nnue::features;
-use tropa::rules::Color;
+use tropa::eval::tune::open_data;
+use tropa::rules::{parse_fen, Board, Color};
 use tropa::util::Rng;
 
 /// Most pieces a position can have.
 pub const MAX_FEATURES: usize = 32;
 /// Scores beyond this (mates, or nearly) are not trained on.
 pub const MAX_SCORE: i16 = 3000;
+/// Consecutive lines of a labelled file that go to the same set, in place of a game.
+pub const LABELLED_BLOCK: usize = 256;
+/// Split streams of labelled blocks start here, past every game index (a u32).
+const LABELLED_STREAMS: u64 = 1 << 32;
 
 /// One position, ready for the net.
 #[derive(Clone, Copy, Debug)]
@@ -34,27 +44,31 @@ pub struct Position {
 impl Position {
     /// A position from a data-file sample.
     pub fn from_sample(sample: &Sample) -> Position {
-        let stm = sample.board.side_to_move();
+        Position::new(&sample.board, sample.score, sample.outcome.white_score())
+    }
+
+    /// A position with its search score (side to move's view) and the game's result for White.
+    pub fn new(board: &Board, score: i16, white_result: f32) -> Position {
+        let stm = board.side_to_move();
         let mut us = [0; MAX_FEATURES];
         let mut them = [0; MAX_FEATURES];
         let mut count = 0;
-        for (slot, f) in us.iter_mut().zip(features(&sample.board, stm)) {
+        for (slot, f) in us.iter_mut().zip(features(board, stm)) {
             *slot = f as u16;
             count += 1;
         }
-        for (slot, f) in them.iter_mut().zip(features(&sample.board, !stm)) {
+        for (slot, f) in them.iter_mut().zip(features(board, !stm)) {
             *slot = f as u16;
         }
-        let white = sample.outcome.white_score();
         Position {
             us,
             them,
             count,
-            score: sample.score,
+            score,
             result: if stm == Color::White {
-                white
+                white_result
             } else {
-                1.0 - white
+                1.0 - white_result
             },
         }
     }
@@ -79,6 +93,29 @@ pub struct DataSet {
     pub validation: Vec<Position>,
     /// Games read.
     pub games: usize,
+    /// Positions read from labelled files.
+    pub labelled: usize,
+}
+
+/// A labelled line as a position: `FEN;result;score`, the result (1, 0.5 or 0) and the score
+/// (centipawns) from White's view, the score multiplied by `score_factor`. `None` for a line
+/// that does not parse, has no score, or whose score is beyond `MAX_SCORE`.
+fn labelled_position(line: &str, score_factor: f32) -> Option<Position> {
+    let mut fields = line.split(';');
+    let board = parse_fen(fields.next()?, false).ok()?;
+    let result: f32 = fields.next()?.trim().parse().ok()?;
+    let white_score: f32 = fields.next()?.trim().parse().ok()?;
+    let score = white_score * score_factor;
+    if !(0.0..=1.0).contains(&result) || !score.is_finite() || score.abs() > f32::from(MAX_SCORE) {
+        return None;
+    }
+    let score = score.round() as i16;
+    let stm_score = if board.side_to_move() == Color::White {
+        score
+    } else {
+        -score
+    };
+    Some(Position::new(&board, stm_score, result))
 }
 
 impl DataSet {
@@ -100,6 +137,57 @@ impl DataSet {
             );
             self.games += 1;
         }
+    }
+
+    /// Adds the positions of a labelled file's lines (see `labelled_position`), holding back
+    /// about `validation_percent` of its blocks of `LABELLED_BLOCK` lines. Returns the number
+    /// of lines left out.
+    pub fn add_labelled(
+        &mut self,
+        lines: impl BufRead,
+        score_factor: f32,
+        validation_percent: usize,
+        seed: u64,
+    ) -> std::io::Result<usize> {
+        let mut left_out = 0;
+        for (index, line) in lines.lines().enumerate() {
+            let Some(position) = labelled_position(&line?, score_factor) else {
+                left_out += 1;
+                continue;
+            };
+            let block = (index / LABELLED_BLOCK) as u64;
+            let held_back =
+                Rng::for_stream(seed, LABELLED_STREAMS + block).below(100) < validation_percent;
+            if held_back {
+                self.validation.push(position);
+            } else {
+                self.train.push(position);
+            }
+            self.labelled += 1;
+        }
+        Ok(left_out)
+    }
+
+    /// Reads a labelled file (plain or `.xz`) into the set, reporting the lines left out.
+    pub fn load_labelled(
+        &mut self,
+        path: &Path,
+        score_factor: f32,
+        validation_percent: usize,
+        seed: u64,
+    ) -> Result<(), String> {
+        let lines = open_data(path)?;
+        let left_out = self
+            .add_labelled(lines, score_factor, validation_percent, seed)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        if left_out > 0 {
+            eprintln!(
+                "{}: {left_out} lines without a position, a result and a score within {MAX_SCORE} \
+                 left out",
+                path.display()
+            );
+        }
+        Ok(())
     }
 
     /// Reads the data files at `paths` (plain or `.xz`).

@@ -16,8 +16,17 @@ use tropa_trainer::train::{train, TrainSettings};
 #[command(name = "tropa-trainer", version, about)]
 struct Args {
     /// Data files written by `tropa datagen` (plain or .xz).
-    #[arg(required_unless_present = "rescale")]
+    #[arg(required_unless_present_any = ["rescale", "labelled"])]
     data: Vec<PathBuf>,
+    /// A labelled file of other games (plain or .xz; repeatable): `FEN;result;score` lines,
+    /// result and score from White's view, as in ../shared/data/tuning.
+    #[arg(long, value_name = "FILE", conflicts_with = "rescale")]
+    labelled: Vec<PathBuf>,
+    /// Tropa centipawns per centipawn of the labelled files' scores: their engines count
+    /// centipawns differently (the ratio of the best-fitting K of scripts/result_fit.py for a
+    /// Tropa net and for the file's own scores, on the same positions).
+    #[arg(long, default_value_t = 1.0)]
+    labelled_score_factor: f32,
     /// Instead of training: copy this net to --output with --output-scale as its scale.
     #[arg(long, value_name = "NET", conflicts_with = "data")]
     rescale: Option<PathBuf>,
@@ -124,21 +133,35 @@ fn run(args: &Args) -> Result<(), String> {
     if args.validation_percent > 50 || args.batch == 0 || args.epochs == 0 {
         return Err("--validation-percent at most 50, --batch and --epochs positive".into());
     }
+    if !(args.labelled_score_factor > 0.0 && args.labelled_score_factor <= 100.0) {
+        return Err("--labelled-score-factor must be above 0 and at most 100".into());
+    }
     let paths: Vec<&Path> = args.data.iter().map(PathBuf::as_path).collect();
     // The manifest's checksums are taken when the data is read, not after hours of training:
     // a file replaced or moved meanwhile would otherwise be named with the wrong sum, or end
     // the run after the training without a manifest.
     let data = paths
         .iter()
+        .copied()
+        .chain(args.labelled.iter().map(PathBuf::as_path))
         .map(|p| Ok((p.display().to_string(), sha256_file(p)?)))
         .collect::<Result<Vec<_>, String>>()?;
-    let set = DataSet::load(&paths, args.validation_percent, args.seed)?;
+    let mut set = DataSet::load(&paths, args.validation_percent, args.seed)?;
+    for path in &args.labelled {
+        set.load_labelled(
+            path,
+            args.labelled_score_factor,
+            args.validation_percent,
+            args.seed,
+        )?;
+    }
     if set.train.is_empty() {
         return Err("no training positions in the data".into());
     }
     eprintln!(
-        "{} games: {} training and {} validation positions",
+        "{} games and {} labelled positions: {} training and {} validation positions",
         set.games,
+        set.labelled,
         set.train.len(),
         set.validation.len()
     );
@@ -171,6 +194,7 @@ fn run(args: &Args) -> Result<(), String> {
         data,
         positions: (set.train.len(), set.validation.len()),
         games: set.games,
+        labelled: (set.labelled, args.labelled_score_factor),
         hidden: args.hidden,
         buckets: args.buckets,
         seed: args.seed,

@@ -53,6 +53,8 @@ pub struct Manifest<'a> {
     pub positions: (usize, usize),
     /// Games read.
     pub games: usize,
+    /// Positions read from labelled files, and the factor their scores were multiplied by.
+    pub labelled: (usize, f32),
     /// Accumulator width.
     pub hidden: usize,
     /// Output buckets.
@@ -91,13 +93,15 @@ impl Manifest<'_> {
             .collect();
         let s = self.settings;
         format!(
-            "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"architecture\": \"(768 -> {})x2 -> 1, SCReLU, {} output buckets\",\n  \"data\": [{}],\n  \"games\": {},\n  \"train_positions\": {},\n  \"validation_positions\": {},\n  \"seed\": {},\n  \"epochs\": {},\n  \"batch\": {},\n  \"learning_rate\": {},\n  \"result_weight\": {},\n  \"scale\": {},\n  \"output_scale\": {},\n  \"losses\": [\n    {}\n  ]\n}}\n",
+            "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"architecture\": \"(768 -> {})x2 -> 1, SCReLU, {} output buckets\",\n  \"data\": [{}],\n  \"games\": {},\n  \"labelled_positions\": {},\n  \"labelled_score_factor\": {},\n  \"train_positions\": {},\n  \"validation_positions\": {},\n  \"seed\": {},\n  \"epochs\": {},\n  \"batch\": {},\n  \"learning_rate\": {},\n  \"result_weight\": {},\n  \"scale\": {},\n  \"output_scale\": {},\n  \"losses\": [\n    {}\n  ]\n}}\n",
             quote(&self.commit),
             quote(&self.net_sha256),
             self.hidden,
             self.buckets,
             data.join(", "),
             self.games,
+            self.labelled.0,
+            number(self.labelled.1),
             self.positions.0,
             self.positions.1,
             self.seed,

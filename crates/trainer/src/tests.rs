@@ -1,7 +1,7 @@
 //! The trainer's checks, small enough for CI: the loss falls on a synthetic set, the backward
 //! pass agrees with finite differences and reaches only the position's output bucket, the
 //! quantised net evaluates within a stated tolerance of the float net through the engine's
-//! file format, and `tropa datagen` files are read into training positions.
+//! file format, and `tropa datagen` files and labelled lines are read into training positions.
 
 use crate::data::{DataSet, Position};
 use crate::net::FloatNet;
@@ -188,6 +188,36 @@ fn datagen_files_become_training_positions() {
             .zip(p.them())
             .all(|(&a, &b)| a < 768 && b < 768)));
     let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn labelled_lines_become_positions_from_the_side_to_moves_view() {
+    // White to move 150 cp up, a won game; Black to move, White 80 cp up, a draw; a line
+    // without a score, one with a mate score, one with a bad FEN and one with a bad result.
+    let text = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1;1.0;150\n\
+                4k3/8/8/8/8/8/4P3/4K3 b - - 0 1;0.5;80\n\
+                4k3/8/8/8/8/8/4P3/4K3 b - - 0 1;0.5;\n\
+                4k3/8/8/8/8/8/4P3/4K3 w - - 0 1;1.0;32000\n\
+                4k3/8/8/8/8/8/4P9/4K3 w - - 0 1;1.0;10\n\
+                4k3/8/8/8/8/8/4P3/4K3 w - - 0 1;2;10\n";
+    let mut set = DataSet::default();
+    let left_out = set.add_labelled(text.as_bytes(), 2.0, 0, 1).unwrap();
+    assert_eq!(left_out, 4);
+    assert_eq!(set.labelled, 2);
+    assert!(set.validation.is_empty());
+    let (white, black) = (set.train[0], set.train[1]);
+    assert_eq!((white.score, white.result), (300, 1.0));
+    assert_eq!((black.score, black.result), (-160, 0.5));
+    assert_eq!(white.count, 3);
+    // Blocks of lines, not single lines, are held back: with half of them held back, the
+    // set's two lines (in one block) land together.
+    let mut halves = DataSet::default();
+    for seed in 0..20 {
+        halves.add_labelled(text.as_bytes(), 1.0, 50, seed).unwrap();
+    }
+    assert_eq!(halves.train.len() % 2, 0);
+    assert_eq!(halves.validation.len() % 2, 0);
+    assert!(!halves.train.is_empty() && !halves.validation.is_empty());
 }
 
 #[test]
