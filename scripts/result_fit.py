@@ -16,6 +16,10 @@ Design note: the positions, the engine binary and the sampling are those of eval
 (imported), so the two reports read the same positions; K is found by a scan over 50..1500
 cp, which is exact enough at the three decimals printed.
 
+With --file-scores the file's own scores (the searches of the engines that played the games)
+get a row too, over the lines that have one: the scale of those engines' centipawns against
+Tropa's (the ratio of the best K) is what `tropa-trainer --labelled-score-factor` takes.
+
 Example:
   python3 scripts/result_fit.py target/release/tropa ../shared/data/tuning/tcec_quiet_labeled.txt.xz \\
       --step 99 --count 20000 --eval-file net5.nnue --eval-file net6.nnue
@@ -41,10 +45,20 @@ def best_fit(scored):
     return min(((k, error(k)) for k in range(50, 1501, 5)), key=lambda fit: fit[1])
 
 
+def file_score(fields):
+    """A line's own score (White's view), or None when it has none."""
+    try:
+        return float(fields[2])
+    except (IndexError, ValueError):
+        return None
+
+
 def main():
     ap = sampling_parser(__doc__)
     ap.add_argument("--eval-file", action="append", default=[],
                     help="a net file (repeatable); none: the built-in net")
+    ap.add_argument("--file-scores", action="store_true",
+                    help="also fit the file's own scores (the lines that have one, within 3000 cp)")
     args = ap.parse_args()
     try:
         lines = sample(args.positions, args.step, args.count)
@@ -69,6 +83,11 @@ def main():
         if not rows:
             rows.append(("hand-crafted", [(h, r) for (h, _), r in zip(pairs, results)]))
         rows.append((net or "built-in net", [(n, r) for (_, n), r in zip(pairs, results)]))
+    if args.file_scores:
+        own = [(score, r) for fields, r in zip(lines, results)
+               if (score := file_score(fields)) is not None and abs(score) <= 3000]
+        if own:
+            rows.append((f"the file's scores ({len(own)} positions)", own))
     print(f"{len(fens)} positions of {args.positions}, one line in {args.step}")
     for name, scored in rows:
         k, error = best_fit(scored)

@@ -2,7 +2,8 @@
 //! (the net's scale against the hand-crafted one), which share their sampling, on a small
 //! labelled file of lopsided positions with both sides to move: labels that agree with the
 //! material are predicted far better than the same labels reversed, for the hand-crafted
-//! evaluation and the built-in net alike; a line without a result is refused.
+//! evaluation and the built-in net alike; the file's own scores get a row of their own over
+//! the lines that have one; a line without a result is refused.
 
 mod common;
 
@@ -87,5 +88,44 @@ fn results_that_follow_the_material_are_predicted_better_than_reversed_ones() {
     let (ok, out) = on_every_line("result_fit.py", &bad);
     assert!(!ok);
     assert!(out.contains("a line without a result"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_files_own_scores_are_fitted_over_the_lines_that_have_one() {
+    let dir = common::temp_dir("result-fit", "file-scores");
+    let path = dir.join("scored.txt");
+    // Scores that follow the results, but for one line without a score and one with a mate.
+    let lines: String = POSITIONS
+        .iter()
+        .enumerate()
+        .map(|(i, &(fen, result))| match i {
+            0 => format!("{fen};{result};\n"),
+            1 => format!("{fen};{result};32000\n"),
+            _ => format!("{fen};{result};{}\n", (result - 0.5) * 1600.0),
+        })
+        .collect();
+    std::fs::write(&path, lines).unwrap();
+    let file = path.to_str().unwrap();
+    let args = [
+        env!("CARGO_BIN_EXE_tropa"),
+        file,
+        "--step",
+        "1",
+        "--file-scores",
+    ];
+    let (ok, out) = common::script("result_fit.py", &args);
+    assert!(ok, "{out}");
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("the file's scores (6 positions): mean squared error "))
+        .unwrap_or_else(|| panic!("{out}"));
+    let error: f64 = row
+        .split("mean squared error ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|e| e.parse().ok())
+        .unwrap();
+    assert!(error < 0.01, "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
