@@ -36,6 +36,12 @@ fn on_every_line(script: &str, file: &std::path::Path) -> (bool, String) {
     common::script(script, &[env!("CARGO_BIN_EXE_tropa"), file, "--step", "1"])
 }
 
+/// The mean squared error a row of the script's output reports.
+fn error_in(row: &str) -> f64 {
+    let rest = row.split("mean squared error ").nth(1).unwrap();
+    rest.split_whitespace().next().unwrap().parse().unwrap()
+}
+
 /// The errors the script reports, one per row (hand-crafted, then the built-in net).
 fn errors(file: &std::path::Path) -> Vec<f64> {
     let (ok, out) = on_every_line("result_fit.py", file);
@@ -43,8 +49,8 @@ fn errors(file: &std::path::Path) -> Vec<f64> {
     assert!(out.contains("8 positions"), "{out}");
     let rows: Vec<f64> = out
         .lines()
-        .filter_map(|l| l.split("mean squared error ").nth(1))
-        .map(|rest| rest.split_whitespace().next().unwrap().parse().unwrap())
+        .filter(|l| l.contains("mean squared error "))
+        .map(error_in)
         .collect();
     assert_eq!(rows.len(), 2, "{out}");
     assert!(
@@ -120,12 +126,6 @@ fn the_files_own_scores_are_fitted_over_the_lines_that_have_one() {
         .lines()
         .find(|l| l.starts_with("the file's scores (6 positions): mean squared error "))
         .unwrap_or_else(|| panic!("{out}"));
-    let error: f64 = row
-        .split("mean squared error ")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|e| e.parse().ok())
-        .unwrap();
-    assert!(error < 0.01, "{out}");
+    assert!(error_in(row) < 0.01, "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -73,6 +73,17 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// One `FEN;result;score` line of a labelled file: the position, the game's result for White
+/// (1.0, 0.5 or 0.0) and the engine's score in centipawns from White's view, `None` when the
+/// field is empty or missing. `None` for a line whose FEN or result does not parse.
+pub fn parse_labelled_line(line: &str) -> Option<(Board, f64, Option<f64>)> {
+    let mut fields = line.split(';');
+    let board = parse_fen(fields.next()?, false).ok()?;
+    let result = fields.next()?.trim().parse::<f64>().ok()?;
+    let score = fields.next().and_then(|s| s.trim().parse::<f64>().ok());
+    Some((board, result, score))
+}
+
 /// Reads `FEN;result;score` lines (result 1.0/0.5/0.0 from White's view, score in centipawns
 /// from White's view or empty). Lines that do not parse are counted and skipped.
 fn load(path: &Path, config: &TuneConfig, k: f64) -> Result<(Vec<Sample>, usize), String> {
@@ -81,19 +92,11 @@ fn load(path: &Path, config: &TuneConfig, k: f64) -> Result<(Vec<Sample>, usize)
     let mut skipped = 0;
     for line in reader.lines() {
         let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut fields = line.split(';');
-        let (Some(fen), Some(result)) = (fields.next(), fields.next()) else {
+        let Some((board, result, score)) = parse_labelled_line(&line) else {
             skipped += 1;
             continue;
         };
-        let (Ok(board), Ok(result)) = (parse_fen(fen, false), result.trim().parse::<f64>()) else {
-            skipped += 1;
-            continue;
-        };
-        let score = fields
-            .next()
-            .and_then(|s| s.trim().parse::<f64>().ok())
-            .filter(|s| s.abs() < 3000.0);
+        let score = score.filter(|s| s.abs() < 3000.0);
         let target = match score {
             Some(cp) => {
                 config.result_weight * result + (1.0 - config.result_weight) * sigmoid(k * cp)

@@ -13,8 +13,8 @@ use std::io::BufRead;
 use std::path::Path;
 use tropa::datagen::format::{read_path, GameRecord, Sample};
 use tropa::eval::nnue::features;
-use tropa::eval::tune::open_data;
-use tropa::rules::{parse_fen, Board, Color};
+use tropa::eval::tune::{open_data, parse_labelled_line};
+use tropa::rules::{Board, Color};
 use tropa::util::Rng;
 
 /// Most pieces a position can have.
@@ -101,11 +101,9 @@ pub struct DataSet {
 /// (centipawns) from White's view, the score multiplied by `score_factor`. `None` for a line
 /// that does not parse, has no score, or whose score is beyond `MAX_SCORE`.
 fn labelled_position(line: &str, score_factor: f32) -> Option<Position> {
-    let mut fields = line.split(';');
-    let board = parse_fen(fields.next()?, false).ok()?;
-    let result: f32 = fields.next()?.trim().parse().ok()?;
-    let white_score: f32 = fields.next()?.trim().parse().ok()?;
-    let score = white_score * score_factor;
+    let (board, result, white_score) = parse_labelled_line(line)?;
+    let result = result as f32;
+    let score = white_score? as f32 * score_factor;
     if !(0.0..=1.0).contains(&result) || !score.is_finite() || score.abs() > f32::from(MAX_SCORE) {
         return None;
     }
@@ -119,22 +117,26 @@ fn labelled_position(line: &str, score_factor: f32) -> Option<Position> {
 }
 
 impl DataSet {
+    /// The set a game (or a labelled block) of split stream `stream` goes to: validation for
+    /// about `validation_percent` of the streams, as a function of the seed.
+    fn set_for(&mut self, stream: u64, validation_percent: usize, seed: u64) -> &mut Vec<Position> {
+        if Rng::for_stream(seed, stream).below(100) < validation_percent {
+            &mut self.validation
+        } else {
+            &mut self.train
+        }
+    }
+
     /// Adds the quiet, non-mate positions of `games`, holding back about `validation_percent`
     /// of the games.
     pub fn add_games(&mut self, games: &[GameRecord], validation_percent: usize, seed: u64) {
         for game in games {
-            let held_back =
-                Rng::for_stream(seed, u64::from(game.index)).below(100) < validation_percent;
-            let set = if held_back {
-                &mut self.validation
-            } else {
-                &mut self.train
-            };
-            set.extend(
-                game.samples()
-                    .filter(|s| s.score.abs() <= MAX_SCORE)
-                    .map(|s| Position::from_sample(&s)),
-            );
+            self.set_for(u64::from(game.index), validation_percent, seed)
+                .extend(
+                    game.samples()
+                        .filter(|s| s.score.abs() <= MAX_SCORE)
+                        .map(|s| Position::from_sample(&s)),
+                );
             self.games += 1;
         }
     }
@@ -156,13 +158,8 @@ impl DataSet {
                 continue;
             };
             let block = (index / LABELLED_BLOCK) as u64;
-            let held_back =
-                Rng::for_stream(seed, LABELLED_STREAMS + block).below(100) < validation_percent;
-            if held_back {
-                self.validation.push(position);
-            } else {
-                self.train.push(position);
-            }
+            self.set_for(LABELLED_STREAMS + block, validation_percent, seed)
+                .push(position);
             self.labelled += 1;
         }
         Ok(left_out)
