@@ -10,7 +10,7 @@
 use super::guide::PlanMoves;
 use super::history::{CaptureKey, History, PieceTo};
 use super::params::PLAN_BONUS;
-use crate::rules::see::see;
+use crate::rules::see::see_ge;
 use crate::rules::{is_capture, BitBoard, Board, Move, Piece, Rank, Square};
 
 const TT_MOVE: i32 = 4_000_000;
@@ -178,16 +178,17 @@ impl MovePicker {
                     self.stage = Stage::Pick;
                 }
                 Stage::Pick => {
-                    if self.next >= self.moves.len() {
-                        return None;
-                    }
-                    let mut best = self.next;
-                    for i in self.next + 1..self.moves.len() {
-                        if self.moves[i].score > self.moves[best].score {
-                            best = i;
+                    let (first, rest) = self.moves[self.next..].split_first()?;
+                    // The first of the highest scores, as the seed's selection takes it; the
+                    // best score is kept in a register and the loop has no bounds checks, since
+                    // this scan is the picker's hottest loop.
+                    let (mut best, mut best_score) = (0, first.score);
+                    for (i, m) in rest.iter().enumerate() {
+                        if m.score > best_score {
+                            (best, best_score) = (i + 1, m.score);
                         }
                     }
-                    self.moves.swap(self.next, best);
+                    self.moves.swap(self.next, self.next + best);
                     let m = self.moves[self.next];
                     self.next += 1;
                     if Some(m.mv) == self.ctx.tt_move {
@@ -208,7 +209,7 @@ impl MovePicker {
                     + capture_key(board, mv).map_or(0, |c| history.capture_score(c) / 16);
                 if mv.promotion.is_some_and(|p| p != Piece::Queen) {
                     BAD_CAPTURE + order
-                } else if see(board, mv) >= 0 {
+                } else if see_ge(board, mv, 0) {
                     let recapture = if Some(mv.to) == self.ctx.last_to {
                         RECAPTURE
                     } else {

@@ -9,8 +9,11 @@
 //! words, the first being the data XOR-ed with the verification key, so a torn write by another
 //! thread is detected as a miss instead of being read as garbage.
 
+mod memory;
+
 use crate::bound::Bound;
 use crate::rules::{Move, Piece, Square};
+use memory::ZeroedSlice;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// What a probe returns.
@@ -42,7 +45,7 @@ struct Bucket {
 
 /// The shared table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: ZeroedSlice<Bucket>,
     generation: AtomicU8,
 }
 
@@ -110,7 +113,7 @@ impl TranspositionTable {
     /// cannot be had, the table falls back to 1 MB rather than aborting.
     pub fn new(megabytes: usize) -> Self {
         let mut table = TranspositionTable {
-            buckets: Vec::new(),
+            buckets: ZeroedSlice::empty(),
             generation: AtomicU8::new(0),
         };
         if table.resize(megabytes).is_err() {
@@ -129,13 +132,11 @@ impl TranspositionTable {
             .checked_mul(1 << 20)
             .ok_or_else(|| format!("{megabytes} MB is too large"))?;
         let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets: Vec<Bucket> = Vec::new();
-        buckets
-            .try_reserve_exact(count)
-            .map_err(|_| format!("cannot allocate {megabytes} MB for the hash table"))?;
-        // Free the old table before touching the new one's pages.
-        self.buckets = Vec::new();
-        buckets.resize_with(count, Bucket::default);
+        // Free the old table before touching the new one's pages, so both are never held.
+        let old = &mut self.buckets;
+        // SAFETY: an all-zero bucket is an empty one (`Bucket::default`).
+        let buckets = unsafe { ZeroedSlice::new(count, || *old = ZeroedSlice::empty()) }
+            .ok_or_else(|| format!("cannot allocate {megabytes} MB for the hash table"))?;
         self.buckets = buckets;
         Ok(())
     }
@@ -147,7 +148,7 @@ impl TranspositionTable {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        for bucket in &mut self.buckets {
+        for bucket in self.buckets.iter_mut() {
             *bucket = Bucket::default();
         }
         self.generation.store(0, Ordering::Relaxed);

@@ -106,8 +106,23 @@ pub fn see(board: &Board, mv: Move) -> i32 {
     swap(board, mv.from, mv.to, moved, victim + bonus, occupied)
 }
 
-/// Does the move win at least `threshold` in the exchange model?
+/// Does the move win at least `threshold` in the exchange model? Always the answer of
+/// `see(board, mv) >= threshold`, but without playing the exchange out where its bounds settle
+/// it: the mover gains at most the victim, and since it may stop after the first recapture it
+/// loses at most the piece it moved. Most captures of a piece worth as much as the capturer,
+/// and the pawn moves the search asks about, are settled so.
 pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
+    if mv.promotion.is_none() && !is_castling(board, mv) && !is_en_passant(board, mv) {
+        if let Some(piece) = board.piece_on(mv.from) {
+            let victim = board.piece_on(mv.to).map_or(0, piece_value);
+            if victim - piece_value(piece) >= threshold {
+                return true;
+            }
+            if victim < threshold {
+                return false;
+            }
+        }
+    }
     see(board, mv) >= threshold
 }
 
@@ -211,6 +226,31 @@ mod tests {
             see_of("3r2k1/8/8/3p4/8/8/3R4/6K1 w - - 0 1", "d2d5"),
             100 - 500
         );
+    }
+
+    #[test]
+    fn see_ge_answers_as_the_full_exchange_does() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "3rr1k1/pp3pp1/1qn2np1/8/3p4/PP1R1P2/2P1NQPP/R1B3K1 b - - 0 1",
+            "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1",
+            "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3",
+        ];
+        let mut settled_both_ways = [false; 2];
+        for fen in fens {
+            let board = parse_fen(fen, false).unwrap();
+            for mv in crate::legal_moves(&board) {
+                let value = see(&board, mv);
+                for threshold in (-1_000..=1_000).step_by(10) {
+                    let answer = see_ge(&board, mv, threshold);
+                    assert_eq!(answer, value >= threshold, "{fen} {mv} {threshold}");
+                    settled_both_ways[usize::from(answer)] = true;
+                }
+            }
+        }
+        assert_eq!(settled_both_ways, [true, true]);
     }
 
     #[test]

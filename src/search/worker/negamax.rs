@@ -174,6 +174,9 @@ impl Worker {
             }
             let mut child = board.clone();
             child.play_unchecked(mv);
+            // Ask for the child's table entry now: the singular test and the bookkeeping
+            // below give the memory time to answer before the child probes it.
+            shared.tt.prefetch(child.hash());
             let gives_check = known_check.unwrap_or_else(|| !child.checkers().is_empty());
             if prunable && !gives_check {
                 continue;
@@ -190,7 +193,6 @@ impl Worker {
                     Singular::Stopped => return 0,
                 };
 
-            shared.tt.prefetch(child.hash());
             self.push(&child, board, mv, ply);
 
             // Step 12. Check extension (seed 001): a check does not use up depth.

@@ -9,7 +9,7 @@
 use super::{Shared, Worker};
 use crate::bound::Bound;
 use crate::eval::insufficient_material;
-use crate::rules::see::see;
+use crate::rules::see::see_ge;
 use crate::rules::{has_non_pawn_material, is_capture, legal_moves, repetition_key, Board, Move};
 use crate::search::movepick::{MovePicker, OrderContext, ScoredMove};
 use crate::search::params::*;
@@ -142,11 +142,11 @@ impl Worker {
             (depth <= LMP_MAX_DEPTH && moves_searched as i32 >= lmp_limit)
                 || (depth <= FUTILITY_MAX_DEPTH
                     && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha)
-                || (depth <= SEE_MAX_DEPTH && see(board, mv) < SEE_QUIET_MARGIN * depth)
+                || (depth <= SEE_MAX_DEPTH && !see_ge(board, mv, SEE_QUIET_MARGIN * depth))
         } else {
             depth <= SEE_MAX_DEPTH
                 && MovePicker::is_bad_capture(scored.score)
-                && see(board, mv) < SEE_CAPTURE_MARGIN * depth
+                && !see_ge(board, mv, SEE_CAPTURE_MARGIN * depth)
         }
     }
 

@@ -11,9 +11,8 @@
 use super::{Shared, Worker};
 use crate::bound::Bound;
 use crate::eval::insufficient_material;
-use crate::rules::see::see;
-use crate::rules::{quiet_checks, repetition_key, Board, Move, Piece};
-use crate::search::history::PieceTo;
+use crate::rules::see::see_ge;
+use crate::rules::{quiet_checks, Board, Move};
 use crate::search::movepick::{MovePicker, OrderContext};
 use crate::search::params::DELTA_MARGIN;
 use crate::search::{INFINITY, MATE, MAX_PLY};
@@ -136,7 +135,7 @@ impl Worker {
             candidates.clear();
             quiet_checks(board, &mut candidates);
             for &mv in &candidates {
-                if see(board, mv) < 0 {
+                if !see_ge(board, mv, 0) {
                     continue;
                 }
                 let alpha = best.alpha;
@@ -182,12 +181,8 @@ impl Worker {
     ) -> Option<i32> {
         let mut child = board.clone();
         child.play_unchecked(mv);
-        self.keys.push(repetition_key(&child));
-        self.learned_move(board, mv, ply);
-        self.frames[ply].moved = Some(PieceTo {
-            piece: board.piece_on(mv.from).unwrap_or(Piece::Pawn),
-            to: mv.to,
-        });
+        shared.tt.prefetch(child.hash());
+        self.push(&child, board, mv, ply);
         let score = -self.quiescence(&child, shared, -beta, -alpha, ply + 1, false);
         self.keys.pop();
         (!self.stopped).then_some(score)
