@@ -37,23 +37,24 @@ def main():
     opts = parser.parse_args()
     if opts.rounds < 1:
         sys.exit("error: --rounds must be at least 1")
-    speeds = {opts.base: [], opts.new: []}
-    nodes = {}
+    # Kept by position, not by path, so that a binary against itself (a noise check) works.
+    binaries = [opts.base, opts.new]
+    speeds = [[], []]
+    nodes = [0, 0]
     for r in range(opts.rounds):
-        order = [opts.base, opts.new] if r % 2 == 0 else [opts.new, opts.base]
-        for binary in order:
+        for side in (0, 1) if r % 2 == 0 else (1, 0):
             try:
-                n, nps = bench(binary, opts.depth, opts.hash)
+                nodes[side], nps = bench(binaries[side], opts.depth, opts.hash)
             except (OSError, subprocess.CalledProcessError, ValueError) as e:
                 sys.exit(f"error: {e}")
-            nodes[binary] = n
-            speeds[binary].append(nps)
-    base = statistics.median(speeds[opts.base])
-    new = statistics.median(speeds[opts.new])
-    for name, binary in (("base", opts.base), ("new", opts.new)):
-        runs = " ".join(str(s) for s in speeds[binary])
-        print(f"{name}: {nodes[binary]} nodes, median {statistics.median(speeds[binary]):.0f} nps ({runs})")
-    if nodes[opts.base] != nodes[opts.new]:
+            speeds[side].append(nps)
+    base = statistics.median(speeds[0])
+    new = statistics.median(speeds[1])
+    for side, name in enumerate(("base", "new")):
+        runs = " ".join(str(s) for s in speeds[side])
+        median = statistics.median(speeds[side])
+        print(f"{name}: {nodes[side]} nodes, median {median:.0f} nps ({runs})")
+    if nodes[0] != nodes[1]:
         print("the node counts differ: the two binaries search different trees")
     print(f"ratio new/base: {new / base:.3f} over {opts.rounds} rounds")
 

@@ -109,8 +109,8 @@ pub fn see(board: &Board, mv: Move) -> i32 {
 /// Does the move win at least `threshold` in the exchange model? Always the answer of
 /// `see(board, mv) >= threshold`, but without playing the exchange out where its bounds settle
 /// it: the mover gains at most the victim, and since it may stop after the first recapture it
-/// loses at most the piece it moved. Most captures of a piece worth as much as the capturer,
-/// and the pawn moves the search asks about, are settled so.
+/// loses at most the piece it moved. A capture of a piece worth as much as the capturer, and a
+/// quiet pawn move against a margin of −100 or less, are settled so.
 pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
     if mv.promotion.is_none() && !is_castling(board, mv) && !is_en_passant(board, mv) {
         if let Some(piece) = board.piece_on(mv.from) {
