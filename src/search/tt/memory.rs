@@ -18,7 +18,18 @@ const HUGE_PAGE: usize = 2 << 20;
 pub(super) struct ZeroedSlice<T> {
     ptr: NonNull<T>,
     len: usize,
-    layout: Layout,
+}
+
+/// The layout of `len` values of `T`: 2 MiB-aligned from one huge page up. `None` when the
+/// size is zero (nothing is allocated) or too large.
+fn layout_of<T>(len: usize) -> Option<Layout> {
+    let size = len.checked_mul(size_of::<T>()).filter(|&size| size > 0)?;
+    let align = if size >= HUGE_PAGE {
+        HUGE_PAGE.max(align_of::<T>())
+    } else {
+        align_of::<T>()
+    };
+    Layout::from_size_align(size, align).ok()
 }
 
 // SAFETY: the slice owns its values like a `Box<[T]>` does.
@@ -32,7 +43,6 @@ impl<T> ZeroedSlice<T> {
         ZeroedSlice {
             ptr: NonNull::dangling(),
             len: 0,
-            layout: Layout::new::<()>(),
         }
     }
 
@@ -43,25 +53,22 @@ impl<T> ZeroedSlice<T> {
     /// # Safety
     /// A value of `T` whose bytes are all zero must be valid.
     pub(super) unsafe fn new(len: usize, before_touching: impl FnOnce()) -> Option<Self> {
-        let size = len.checked_mul(size_of::<T>())?;
-        if size == 0 {
+        if len.checked_mul(size_of::<T>())? == 0 {
             before_touching();
-            return Some(Self::empty());
+            return Some(ZeroedSlice {
+                ptr: NonNull::dangling(),
+                len,
+            });
         }
-        let align = if size >= HUGE_PAGE {
-            HUGE_PAGE.max(align_of::<T>())
-        } else {
-            align_of::<T>()
-        };
-        let layout = Layout::from_size_align(size, align).ok()?;
+        let layout = layout_of::<T>(len)?;
         // SAFETY: the layout has a non-zero size.
         let ptr = NonNull::new(unsafe { alloc::alloc(layout) })?.cast::<T>();
-        advise_huge_pages(ptr.as_ptr().cast(), size);
+        advise_huge_pages(ptr.as_ptr().cast(), layout.size());
         before_touching();
-        // SAFETY: the allocation is `size` bytes long and ours alone; zero bytes make valid
-        // values of `T` by the caller's promise.
-        unsafe { ptr.as_ptr().cast::<u8>().write_bytes(0, size) };
-        Some(ZeroedSlice { ptr, len, layout })
+        // SAFETY: the allocation is `layout.size()` bytes long and ours alone; zero bytes make
+        // valid values of `T` by the caller's promise.
+        unsafe { ptr.as_ptr().cast::<u8>().write_bytes(0, layout.size()) };
+        Some(ZeroedSlice { ptr, len })
     }
 }
 
@@ -97,11 +104,11 @@ impl<T> DerefMut for ZeroedSlice<T> {
 impl<T> Drop for ZeroedSlice<T> {
     fn drop(&mut self) {
         // SAFETY: the values are initialised and dropped once; the memory is freed with the
-        // layout it was allocated with, and only when something was allocated.
+        // layout it was allocated with (the same `len`), and only when something was allocated.
         unsafe {
             std::ptr::drop_in_place(&mut **self as *mut [T]);
-            if self.layout.size() != 0 {
-                alloc::dealloc(self.ptr.as_ptr().cast(), self.layout);
+            if let Some(layout) = layout_of::<T>(self.len) {
+                alloc::dealloc(self.ptr.as_ptr().cast(), layout);
             }
         }
     }
