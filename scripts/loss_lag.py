@@ -62,10 +62,7 @@ def first_held(scores, threshold, hold):
 
 def lag_bin(lag):
     """The histogram bin of a lag in plies."""
-    for bound, name in BINS:
-        if bound is None or lag <= bound:
-            return name
-    raise AssertionError("unreachable")
+    return next(name for bound, name in BINS if bound is None or lag <= bound)
 
 
 def lags(paths, engine, threshold, hold):
