@@ -21,6 +21,9 @@ use tropa::util::Rng;
 pub const MAX_FEATURES: usize = 32;
 /// Scores beyond this (mates, or nearly) are not trained on.
 pub const MAX_SCORE: i16 = 3000;
+/// The bits of a feature that hold its square's file (`tropa::eval::nnue::feature` is
+/// `side·384 + piece·64 + square`, and a square is `rank·8 + file`).
+const FEATURE_FILE_BITS: u16 = 7;
 /// Consecutive lines of a labelled file that go to the same set, in place of a game.
 pub const LABELLED_BLOCK: usize = 256;
 /// Split streams of labelled blocks start here, past every game index (a u32).
@@ -71,6 +74,21 @@ impl Position {
                 1.0 - white_result
             },
         }
+    }
+
+    /// The position with the board mirrored between the a- and h-files, with the same score and
+    /// result: chess is symmetric between the files but for castling, which the net does not
+    /// see.
+    pub fn mirrored(&self) -> Position {
+        let mut mirrored = *self;
+        let count = usize::from(self.count);
+        for f in mirrored.us[..count]
+            .iter_mut()
+            .chain(&mut mirrored.them[..count])
+        {
+            *f ^= FEATURE_FILE_BITS;
+        }
+        mirrored
     }
 
     /// The features of the side to move's perspective.

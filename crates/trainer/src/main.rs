@@ -56,6 +56,9 @@ struct Args {
     /// Weight of the game result in the target (the rest: the search score).
     #[arg(long, default_value_t = 0.25)]
     result_weight: f32,
+    /// Train each position mirrored between the a- and h-files in every other epoch.
+    #[arg(long)]
+    mirror: bool,
     /// Centipawns per unit of the sigmoid's argument.
     #[arg(long, default_value_t = 400.0)]
     scale: f32,
@@ -170,6 +173,7 @@ fn run(args: &Args) -> Result<(), String> {
         batch: args.batch,
         learning_rate: args.learning_rate,
         final_drop: true,
+        mirror: args.mirror,
         result_weight: args.result_weight,
         scale: args.scale,
         threads: args

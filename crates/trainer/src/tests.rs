@@ -56,6 +56,7 @@ fn settings(epochs: usize) -> TrainSettings {
         batch: 128,
         learning_rate: 0.003,
         final_drop: false,
+        mirror: false,
         result_weight: 0.25,
         scale: 400.0,
         threads: 2,
@@ -256,5 +257,64 @@ fn the_backward_pass_matches_finite_differences() {
                 grad[i]
             );
         }
+    }
+}
+
+/// `fen` with its board mirrored between the a- and h-files (every rank read backwards).
+fn mirrored_fen(fen: &str) -> String {
+    let (board, rest) = fen.split_once(' ').unwrap();
+    let ranks: Vec<String> = board
+        .split('/')
+        .map(|rank| rank.chars().rev().collect())
+        .collect();
+    format!("{} {rest}", ranks.join("/"))
+}
+
+fn sorted(features: &[u16]) -> Vec<u16> {
+    let mut features = features.to_vec();
+    features.sort_unstable();
+    features
+}
+
+#[test]
+fn a_mirrored_position_is_the_position_of_the_mirrored_board() {
+    for fen in [
+        "r4rk1/pp1n1ppp/2p1b3/q7/3P4/2N2N2/PPPQ1PPP/2KR1B1R b - - 3 12",
+        "8/5k2/4p3/3pP1p1/1p1P2P1/1P3K2/8/8 w - - 0 40",
+    ] {
+        let board: Board = fen.parse().unwrap();
+        let mirror: Board = mirrored_fen(fen).parse().unwrap();
+        let pos = Position::new(&board, 37, 0.5).mirrored();
+        let expected = Position::new(&mirror, 37, 0.5);
+        assert_eq!(sorted(pos.us()), sorted(expected.us()), "{fen}");
+        assert_eq!(sorted(pos.them()), sorted(expected.them()), "{fen}");
+        assert_eq!((pos.score, pos.result), (expected.score, expected.result));
+        assert_eq!(pos.mirrored().us(), Position::new(&board, 37, 0.5).us());
+    }
+}
+
+#[test]
+fn mirroring_trains_the_rows_of_the_mirrored_squares() {
+    // Every piece on the a- to c-files: no feature of the mirror image is one of the position's.
+    let board: Board = "kq6/pp6/8/8/8/8/PP6/KQ6 w - - 0 1".parse().unwrap();
+    let pos = Position::new(&board, 250, 1.0);
+    let mirrored_rows = |net: &FloatNet| -> Vec<f32> {
+        let mirror = pos.mirrored();
+        mirror
+            .us()
+            .iter()
+            .chain(mirror.them())
+            .flat_map(|&f| net.params[usize::from(f) * net.hidden..][..net.hidden].to_vec())
+            .collect()
+    };
+    for mirror in [false, true] {
+        let mut net = FloatNet::random(16, 1, 2);
+        let before = mirrored_rows(&net);
+        let s = TrainSettings {
+            mirror,
+            ..settings(2)
+        };
+        train(&mut net, &[pos, pos], &[], &s, &mut |_| {});
+        assert_eq!(mirrored_rows(&net) != before, mirror, "mirror {mirror}");
     }
 }

@@ -24,6 +24,10 @@ pub struct TrainSettings {
     pub learning_rate: f32,
     /// The step size is multiplied by 0.1 for the last quarter of the epochs.
     pub final_drop: bool,
+    /// Train every position mirrored between the a- and h-files in every other epoch (odd
+    /// positions in odd epochs, even ones in even epochs): twice the positions for one
+    /// self-play run, since the result and score of a position are those of its mirror image.
+    pub mirror: bool,
     /// Weight of the game result in the target (λ).
     pub result_weight: f32,
     /// Centipawns per unit of the sigmoid's argument.
@@ -150,7 +154,14 @@ pub fn train(
                             grad.fill(0.0);
                             indices
                                 .iter()
-                                .map(|&i| f64::from(loss(frozen, &train[i], s, Some(grad))))
+                                .map(|&i| {
+                                    let pos = if s.mirror && (i + epoch) % 2 == 0 {
+                                        train[i].mirrored()
+                                    } else {
+                                        train[i]
+                                    };
+                                    f64::from(loss(frozen, &pos, s, Some(grad)))
+                                })
                                 .sum::<f64>()
                         })
                     })
