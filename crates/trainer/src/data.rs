@@ -12,7 +12,7 @@
 use std::io::BufRead;
 use std::path::Path;
 use tropa::datagen::format::{read_path, GameRecord, Sample};
-use tropa::eval::nnue::features;
+use tropa::eval::nnue::{features, mirrored_feature};
 use tropa::eval::tune::{open_data, parse_labelled_line};
 use tropa::rules::{Board, Color};
 use tropa::util::Rng;
@@ -21,9 +21,6 @@ use tropa::util::Rng;
 pub const MAX_FEATURES: usize = 32;
 /// Scores beyond this (mates, or nearly) are not trained on.
 pub const MAX_SCORE: i16 = 3000;
-/// The bits of a feature that hold its square's file (`tropa::eval::nnue::feature` is
-/// `side·384 + piece·64 + square`, and a square is `rank·8 + file`).
-const FEATURE_FILE_BITS: u16 = 7;
 /// Consecutive lines of a labelled file that go to the same set, in place of a game.
 pub const LABELLED_BLOCK: usize = 256;
 /// Split streams of labelled blocks start here, past every game index (a u32).
@@ -86,7 +83,7 @@ impl Position {
             .iter_mut()
             .chain(&mut mirrored.them[..count])
         {
-            *f ^= FEATURE_FILE_BITS;
+            *f = mirrored_feature(usize::from(*f)) as u16;
         }
         mirrored
     }

@@ -155,12 +155,14 @@ pub fn train(
                             indices
                                 .iter()
                                 .map(|&i| {
+                                    let mirrored;
                                     let pos = if s.mirror && (i + epoch) % 2 == 0 {
-                                        train[i].mirrored()
+                                        mirrored = train[i].mirrored();
+                                        &mirrored
                                     } else {
-                                        train[i]
+                                        &train[i]
                                     };
-                                    f64::from(loss(frozen, &pos, s, Some(grad)))
+                                    f64::from(loss(frozen, pos, s, Some(grad)))
                                 })
                                 .sum::<f64>()
                         })

@@ -64,6 +64,12 @@ pub fn feature(perspective: Color, color: Color, piece: Piece, square: Square) -
     side * 384 + piece as usize * 64 + square
 }
 
+/// The feature of the same piece on the square mirrored between the a- and h-files (the
+/// square's file is the feature's low three bits).
+pub fn mirrored_feature(feature: usize) -> usize {
+    feature ^ 7
+}
+
 /// Every active feature of `board` as `perspective` sees it.
 pub fn features(board: &Board, perspective: Color) -> impl Iterator<Item = usize> + '_ {
     Color::ALL.into_iter().flat_map(move |color| {
