@@ -57,10 +57,17 @@ fn study_prints_verdict_line_and_tree_sizes() {
         ),
         "{out}"
     );
-    assert!(
-        out.contains("proven within 13 plies: White at least draws"),
-        "{out}"
-    );
+    // How deep the hold is proven depends on the net the judge evaluates with (13 plies with
+    // net 5, 15 with net 9); the 9- and 11-ply rounds must hold whatever the net.
+    let plies: u32 = out
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("proven within ")?
+                .strip_suffix(" plies: White at least draws")
+        })
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no proven draw for White: {out}"));
+    assert!(plies >= 11, "{out}");
     assert!(
         err.contains("proof of the start position: 9 plies, budget 500 positions"),
         "{err}"

@@ -132,7 +132,7 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("info string evaluation: the built-in net (768 -> 128x2 -> 1)"),
+            out.contains("info string evaluation: the built-in net (768 -> 256x2 -> 1)"),
             "{out}"
         );
         assert_eq!(out.matches("bestmove").count(), 2, "{out}");
@@ -160,7 +160,7 @@ mod tests {
                 "hand-crafted (UseNNUE false)",
                 "hand-crafted (UseNNUE false)",
                 loaded.as_str(),
-                "the built-in net (768 -> 128x2 -> 1)",
+                "the built-in net (768 -> 256x2 -> 1)",
             ],
             "{out}"
         );

@@ -1,11 +1,11 @@
 //! The default net, embedded in the binary.
 //!
-//! Design note: `default.nnue` is net 5, the 768→128×2→1 net whose training README.md describes
-//! ("The learned evaluation"; its manifest is `docs/nnue/net5-h128-19.9M.json`), written with
-//! scale 284 so that its scores are on the hand-crafted scale
-//! (`docs/nnue/net5-h128-19.9M-scale284.json`). Its bytes go through
-//! the same checked `Network::from_bytes` as a file, once, on first use; a test checks that they
-//! parse, so the `expect` below cannot fire in a tested build.
+//! Design note: `default.nnue` is net 9, the 768→256×2→1 net whose training README.md describes
+//! ("The learned evaluation"; its manifest is `docs/nnue/net9m-h256-25.4M.json`), trained with
+//! every position also mirrored between the a- and h-files and written with scale 278 so that its
+//! scores are on the hand-crafted scale (`docs/nnue/net9m-h256-25.4M-scale278.json`). Its bytes go
+//! through the same checked `Network::from_bytes` as a file, once, on first use; a test checks
+//! that they parse, so the `expect` below cannot fire in a tested build.
 
 use super::Network;
 use std::sync::{Arc, OnceLock};
@@ -28,9 +28,9 @@ mod tests {
     use crate::rules::parse_fen;
 
     #[test]
-    fn the_builtin_net_parses_has_width_128_and_likes_an_extra_queen() {
+    fn the_builtin_net_parses_has_width_256_and_likes_an_extra_queen() {
         let net = builtin();
-        assert_eq!(net.hidden(), 128);
+        assert_eq!(net.hidden(), 256);
         assert!(Arc::ptr_eq(&net, &builtin()), "parsed once");
         let queen_up = parse_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", false).unwrap();
         assert!(net.evaluate_full(&queen_up) > 300);
