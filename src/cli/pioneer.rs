@@ -249,7 +249,8 @@ pub(super) fn run_study(board: &Board, options: &StudyOptions, label: &str) -> S
             line_to_numbered_san(board, &[m])
         });
         eprintln!(
-            "{label}proof of {what}: {} plies, budget {} positions, {} in the tree, {}, {:.1} s",
+            "{label}proof of {what}: {}{} plies, budget {} positions, {} in the tree, {}, {:.1} s",
+            if r.mate { "a mate within " } else { "" },
             r.horizon,
             r.budget,
             r.positions,

@@ -25,10 +25,15 @@
 //! counts the moves to the target, so a gain may come a move or two past it. A failure is tried
 //! deeper too: the lead that decides it is the zone model's at the horizon, which a few plies more
 //! may undo. The deepest complete tree decides, so a hold within three plies that fails within five
-//! is no proof.
+//! is no proof. A proven win is asked once more, within the same horizon, whether it is a mate on
+//! the board (`Question::Mate`, on as many positions again as the win took): the win's null window
+//! stops at the first move that wins, often a slower one, and a mate is the exact proof, resting on
+//! no leaf's value.
 
 use super::admission::Admission;
-use super::study::{Study, StudyResult, StudySettings, StudyVerdict, ZoneSearch, MAX_HORIZON, WIN};
+use super::study::{
+    Study, StudyResult, StudySettings, StudyVerdict, ZoneSearch, MATE, MAX_HORIZON, WIN,
+};
 use crate::rules::{repetition_key, side_name, Board, Color, Move};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -71,6 +76,8 @@ pub enum ProofOutcome {
 pub struct ProofRound {
     /// The horizon (plies) the round searches to.
     pub horizon: u32,
+    /// Does the round ask for a mate (after a win was proven) instead of the claim?
+    pub mate: bool,
     /// The round's position budget.
     pub budget: usize,
     /// Positions the round's trees held when it ended (the win question's and the hold's).
@@ -109,6 +116,9 @@ impl Proof {
         let side = side_name(self.attacker);
         let plies = self.result.horizon;
         match self.outcome {
+            ProofOutcome::Wins if mates(&self.result, self.attacker) => {
+                format!("proven within {plies} plies: {side} mates")
+            }
             ProofOutcome::Wins => format!("proven within {plies} plies: {side} wins"),
             ProofOutcome::Holds => format!("proven within {plies} plies: {side} at least draws"),
             ProofOutcome::AttackerFails => format!(
@@ -152,19 +162,24 @@ pub fn prove(
     on_round: &mut dyn FnMut(&ProofRound),
 ) -> Proof {
     let start = Instant::now();
+    let claim = Claim {
+        board,
+        attacker,
+        settings,
+        history,
+    };
     let mut rounds = 0;
     // Each round's best moves order the next round's (deeper horizons' too).
     let mut hints = HashMap::new();
-    // One horizon: rounds of growing budget up to `max_positions`.
-    let mut within = |horizon: u32, max_positions: usize| {
+    // One horizon and one question: rounds of growing budget up to `max_positions`.
+    let mut within = |horizon: u32, max_positions: usize, question: Question| {
         let mut budget = FIRST_BUDGET.min(max_positions);
         loop {
             rounds += 1;
-            let (outcome, result) = answer(
-                board, attacker, horizon, settings, history, budget, &mut hints,
-            );
+            let (outcome, result) = answer(claim, question, horizon, budget, &mut hints);
             on_round(&ProofRound {
                 horizon,
+                mate: matches!(question, Question::Mate),
                 budget,
                 positions: result.positions,
                 complete: result.complete,
@@ -182,7 +197,7 @@ pub fn prove(
     // The deepest horizon whose tree was complete, and what it showed.
     let mut deepest: Option<(ProofOutcome, StudyResult)> = None;
     loop {
-        let (outcome, result) = within(horizon, max_positions - spent);
+        let (outcome, result) = within(horizon, max_positions - spent, Question::Claim);
         spent += result.positions;
         let deeper = horizon + 2 <= MAX_HORIZON && spent < max_positions;
         let (outcome, result) = match outcome {
@@ -198,6 +213,28 @@ pub fn prove(
             ProofOutcome::OutOfBudget => deepest.unwrap_or((outcome, result)),
             _ => (outcome, result),
         };
+        // A win is proven; a mate within the same horizon is the better proof and the quicker
+        // solution, asked for with as many positions again as the win took (at least a first
+        // round's): where the mate is not found that cheaply, the win stands.
+        let mate_budget = result
+            .positions
+            .max(FIRST_BUDGET)
+            .min(max_positions.saturating_sub(spent));
+        let result = match outcome {
+            ProofOutcome::Wins if mate_budget > 0 && !mates(&result, attacker) => {
+                match within(result.horizon, mate_budget, Question::Mate) {
+                    (ProofOutcome::Wins, mate) => StudyResult {
+                        positions: result.positions + mate.positions,
+                        ..mate
+                    },
+                    (_, tried) => StudyResult {
+                        positions: result.positions + tried.positions,
+                        ..result
+                    },
+                }
+            }
+            _ => result,
+        };
         return Proof {
             attacker,
             outcome,
@@ -208,43 +245,99 @@ pub fn prove(
     }
 }
 
-/// One round of a proof within `horizon` and `budget` positions: first "does `attacker` win?",
-/// then, where it does not, "does it hold?", each a search with a null window at its threshold
-/// (`WIN`, −`HOLD_MARGIN`), the second with what the first left of the budget. The result is the
-/// deciding search's, with the positions of both trees; `hints` order the moves and take the
-/// best moves of every search made.
-fn answer(
-    board: &Board,
+/// What a round of a proof asks.
+#[derive(Clone, Copy)]
+enum Question {
+    /// Does the attacker win, or at least hold?
+    Claim,
+    /// Does the attacker mate within the horizon?
+    Mate,
+}
+
+/// The least value (the side to move's) of a mate inside a tree: the judge's and the tables'
+/// wins stay below it (`TABLE_WIN`), so only a checkmate on the board reaches it.
+const MATE_WITHIN_TREE: i32 = MATE - MAX_HORIZON as i32;
+
+/// The value of `result` (White's view) for `attacker`.
+fn attacker_value(result: &StudyResult, attacker: Color) -> i32 {
+    match attacker {
+        Color::White => result.value,
+        Color::Black => -result.value,
+    }
+}
+
+/// Does `result`, a proof's search for `attacker`, show a mate on the board within its tree?
+fn mates(result: &StudyResult, attacker: Color) -> bool {
+    attacker_value(result, attacker) >= MATE_WITHIN_TREE
+}
+
+/// What every search of one proof shares: the searched position, the side whose claim it is,
+/// the settings and the repetition history before the position (oldest first).
+#[derive(Clone, Copy)]
+struct Claim<'a> {
+    board: &'a Board,
     attacker: Color,
+    settings: &'a StudySettings,
+    history: &'a [u64],
+}
+
+/// "Is the attacker's value at least `threshold`?" within `horizon` and `budget` positions,
+/// a search with a null window at `threshold` (the attacker's view): the answer and the search.
+fn ask(
+    claim: Claim,
     horizon: u32,
-    settings: &StudySettings,
-    history: &[u64],
+    budget: usize,
+    threshold: i32,
+    hints: &mut HashMap<u64, Move>,
+) -> (bool, StudyResult) {
+    let Claim {
+        board,
+        attacker,
+        settings,
+        history,
+    } = claim;
+    let (alpha, beta) = if board.side_to_move() == attacker {
+        (threshold - 1, threshold)
+    } else {
+        (-threshold, -threshold + 1)
+    };
+    let mut search = ZoneSearch::with_settings(settings)
+        .with_admission(Admission::Proof { attacker })
+        .with_history(history)
+        .with_max_positions(budget)
+        .with_window(alpha, beta)
+        .with_hints(std::mem::take(hints));
+    let result = search.run(board, horizon);
+    *hints = search.into_best_moves();
+    (attacker_value(&result, attacker) >= threshold, result)
+}
+
+/// One round of a proof within `horizon` and `budget` positions. The claim: first "does
+/// `attacker` win?", then, where it does not, "does it hold?", each a search with a null window at
+/// its threshold (`WIN`, −`HOLD_MARGIN`), the second with what the first left of the budget; the
+/// result is the deciding search's, with the positions of both trees. The mate: `Wins` where every
+/// defence is mated on the board, `AttackerFails` where the complete tree shows no such mate.
+/// `hints` order the moves and take the best moves of every search made.
+fn answer(
+    claim: Claim,
+    question: Question,
+    horizon: u32,
     budget: usize,
     hints: &mut HashMap<u64, Move>,
 ) -> (ProofOutcome, StudyResult) {
+    if let Question::Mate = question {
+        return match ask(claim, horizon, budget, MATE_WITHIN_TREE, hints) {
+            (_, result) if !result.complete => (ProofOutcome::OutOfBudget, result),
+            (true, result) => (ProofOutcome::Wins, result),
+            (false, result) => (ProofOutcome::AttackerFails, result),
+        };
+    }
     let mut spent = 0;
     let mut ask = |threshold: i32, hints: &mut HashMap<u64, Move>| {
-        // "Is the attacker's value at least `threshold`?" from the side to move's view.
-        let (alpha, beta) = if board.side_to_move() == attacker {
-            (threshold - 1, threshold)
-        } else {
-            (-threshold, -threshold + 1)
-        };
-        let mut search = ZoneSearch::with_settings(settings)
-            .with_admission(Admission::Proof { attacker })
-            .with_history(history)
-            .with_max_positions(budget - spent)
-            .with_window(alpha, beta)
-            .with_hints(std::mem::take(hints));
-        let mut result = search.run(board, horizon);
-        *hints = search.into_best_moves();
+        let (yes, mut result) = ask(claim, horizon, budget - spent, threshold, hints);
         spent += result.positions;
         result.positions = spent;
-        let value = match attacker {
-            Color::White => result.value,
-            Color::Black => -result.value,
-        };
-        (value >= threshold, result)
+        (yes, result)
     };
     let (wins, result) = ask(WIN, hints);
     if !result.complete {

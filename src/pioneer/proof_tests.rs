@@ -21,13 +21,18 @@ fn proof(fen: &str, attacker: Color, horizon: u32, max: usize) -> (Board, Proof,
         &mut |r| rounds.push(*r),
     );
     assert_eq!(rounds.len(), p.rounds);
-    // Within a horizon the budget grows; a deeper horizon starts small again.
-    assert!(rounds
-        .windows(2)
-        .all(|w| w[0].budget < w[1].budget || w[0].horizon < w[1].horizon));
-    // The proof stands on the last round of its own horizon (a deeper one may have failed).
-    let own = rounds.iter().rev().find(|r| r.horizon == p.result.horizon);
-    assert_eq!(own.unwrap().complete, p.result.complete);
+    // Within a horizon the budget grows; a deeper horizon starts small again, and so does the
+    // mate question after a proven win, the last rounds.
+    assert!(rounds.windows(2).all(|w| w[0].budget < w[1].budget
+        || w[0].horizon < w[1].horizon
+        || (!w[0].mate && w[1].mate)));
+    assert!(rounds.windows(2).all(|w| !w[0].mate || w[1].mate));
+    // The proof stands on its own horizon's rounds (a deeper one may have failed, and a mate
+    // question after a win may have found no mate): complete there when it is complete.
+    let own_complete = rounds
+        .iter()
+        .any(|r| r.horizon == p.result.horizon && r.complete);
+    assert_eq!(own_complete, p.result.complete);
     (board, p, rounds)
 }
 
@@ -370,12 +375,16 @@ fn null_windows_answer_in_a_smaller_tree() {
     board.play_unchecked(crate::rules::notation::move_from_uci(&board, "c6c7", false).unwrap());
     let settings = StudySettings::default();
     let ask = |attacker| {
-        answer(
-            &board,
+        let claim = Claim {
+            board: &board,
             attacker,
+            settings: &settings,
+            history: &[],
+        };
+        answer(
+            claim,
+            Question::Claim,
             8,
-            &settings,
-            &[],
             MAX_PROOF_POSITIONS,
             &mut HashMap::new(),
         )
@@ -510,4 +519,27 @@ fn the_judges_estimates_order_a_proofs_moves() {
         ordered.positions,
         unordered.positions
     );
+}
+
+/// Rook and king against king, mate in three: the rook up is a win by the model from the first
+/// move on, and the proof, once the win is proven, asks for a mate within the same horizon and
+/// shows it on the board (every defence mated, the line ending in mate).
+#[test]
+fn a_proven_win_is_shown_as_a_mate_where_one_is_found() {
+    let fen = "6k1/R7/5K2/8/8/8/8/8 w - - 0 1";
+    let (board, p, rounds) = proof(fen, Color::White, 5, MAX_PROOF_POSITIONS);
+    assert_eq!(p.outcome, ProofOutcome::Wins, "{}", p.summary());
+    assert!(p.summary().ends_with("White mates"), "{}", p.summary());
+    // The win question's null window stopped at the first win; the mate question found the mate.
+    assert!(rounds.iter().any(|r| r.mate && r.complete));
+    let mut end = board.clone();
+    for &mv in &p.result.line {
+        end.play_unchecked(mv);
+    }
+    assert!(crate::rules::legal_moves(&end).is_empty() && !end.checkers().is_empty());
+
+    // Without a mate within the horizon the win stands as a win.
+    let (_, p, _) = proof(fen, Color::White, 3, MAX_PROOF_POSITIONS);
+    assert_eq!(p.outcome, ProofOutcome::Wins, "{}", p.summary());
+    assert!(p.summary().ends_with("White wins"), "{}", p.summary());
 }

@@ -186,6 +186,10 @@ pub struct ZoneSearch {
     hints: HashMap<u64, Move>,
     /// The root's window, for the side to move (`with_window`).
     window: (i32, i32),
+    /// Does the window ask for a mate on the board (`run`)? Then neither the judge's value of a
+    /// leaf (which only ever lowers the model's, far below a mate) nor an early win (no mate)
+    /// can change the answer, and neither is asked for.
+    mate_question: bool,
 }
 
 impl ZoneSearch {
@@ -208,6 +212,7 @@ impl ZoneSearch {
             root_lead: 0,
             hints: HashMap::new(),
             window: (-WIN, WIN),
+            mate_question: false,
         }
     }
 
@@ -289,10 +294,12 @@ impl ZoneSearch {
         self.keys.clone_from(&self.history);
         self.keys.push(repetition_key(board));
         // Only a judged proof ends lines early, against this lead.
+        let (alpha, beta) = self.window;
         if let (Some(_), Some(sign)) = (&self.judge, self.attacker_sign(board)) {
             self.root_lead = sign * standing_value(board, &Analysis::new(board, self.limits));
+            let attacker_alpha = if sign == 1 { alpha } else { -beta };
+            self.mate_question = attacker_alpha >= TABLE_WIN;
         }
-        let (alpha, beta) = self.window;
         let value = self.zone_search(board, horizon, alpha, beta, 0);
         let line = self.line(board, horizon);
         let white = if board.side_to_move() == Color::White {
@@ -335,6 +342,9 @@ impl ZoneSearch {
     /// a judge no better for the attacker than the judge allows (`StudySettings::judge`).
     fn leaf_value(&mut self, board: &Board, analysis: &Analysis) -> i32 {
         let model = static_value(board, analysis);
+        if self.mate_question {
+            return model;
+        }
         self.judged(board, model, 0)
     }
 
@@ -350,7 +360,7 @@ impl ZoneSearch {
         let (Some(_), Some(sign)) = (&self.judge, self.attacker_sign(board)) else {
             return None;
         };
-        if depth > EARLY_WIN_PLIES {
+        if depth > EARLY_WIN_PLIES || self.mate_question {
             return None;
         }
         let model = static_value(board, analysis);
