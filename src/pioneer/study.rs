@@ -293,9 +293,9 @@ impl ZoneSearch {
     pub fn run(&mut self, board: &Board, horizon: u32) -> StudyResult {
         self.keys.clone_from(&self.history);
         self.keys.push(repetition_key(board));
-        // Only a judged proof ends lines early, against this lead.
         let (alpha, beta) = self.window;
         if let (Some(_), Some(sign)) = (&self.judge, self.attacker_sign(board)) {
+            // Only a judged proof ends lines early, against this lead.
             self.root_lead = sign * standing_value(board, &Analysis::new(board, self.limits));
             let attacker_alpha = if sign == 1 { alpha } else { -beta };
             self.mate_question = attacker_alpha >= TABLE_WIN;
