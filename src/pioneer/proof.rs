@@ -222,16 +222,14 @@ pub fn prove(
             .min(max_positions.saturating_sub(spent));
         let result = match outcome {
             ProofOutcome::Wins if mate_budget > 0 && !mates(&result, attacker) => {
-                match within(result.horizon, mate_budget, Question::Mate) {
-                    (ProofOutcome::Wins, mate) => StudyResult {
-                        positions: result.positions + mate.positions,
-                        ..mate
-                    },
-                    (_, tried) => StudyResult {
-                        positions: result.positions + tried.positions,
-                        ..result
-                    },
-                }
+                let (found, asked) = within(result.horizon, mate_budget, Question::Mate);
+                let positions = result.positions + asked.positions;
+                let shown = if found == ProofOutcome::Wins {
+                    asked
+                } else {
+                    result
+                };
+                StudyResult { positions, ..shown }
             }
             _ => result,
         };
@@ -326,11 +324,8 @@ fn answer(
     hints: &mut HashMap<u64, Move>,
 ) -> (ProofOutcome, StudyResult) {
     if let Question::Mate = question {
-        return match ask(claim, horizon, budget, MATE_WITHIN_TREE, hints) {
-            (_, result) if !result.complete => (ProofOutcome::OutOfBudget, result),
-            (true, result) => (ProofOutcome::Wins, result),
-            (false, result) => (ProofOutcome::AttackerFails, result),
-        };
+        let asked = ask(claim, horizon, budget, MATE_WITHIN_TREE, hints);
+        return decided(asked, ProofOutcome::Wins);
     }
     let mut spent = 0;
     let mut ask = |threshold: i32, hints: &mut HashMap<u64, Move>| {
@@ -355,10 +350,19 @@ fn answer(
             },
         );
     }
-    match ask(-HOLD_MARGIN, hints) {
-        (_, result) if !result.complete => (ProofOutcome::OutOfBudget, result),
-        (true, result) => (ProofOutcome::Holds, result),
-        (false, result) => (ProofOutcome::AttackerFails, result),
+    decided(ask(-HOLD_MARGIN, hints), ProofOutcome::Holds)
+}
+
+/// The outcome of a question's last search: `yes` where it answered yes, `AttackerFails` where
+/// its complete tree answered no, `OutOfBudget` where the tree is incomplete.
+fn decided(
+    (answer, result): (bool, StudyResult),
+    yes: ProofOutcome,
+) -> (ProofOutcome, StudyResult) {
+    match (result.complete, answer) {
+        (false, _) => (ProofOutcome::OutOfBudget, result),
+        (true, true) => (yes, result),
+        (true, false) => (ProofOutcome::AttackerFails, result),
     }
 }
 
