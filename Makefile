@@ -9,7 +9,7 @@ all:
 .PHONY: all
 
 # The deep perft counts (every count of the three suites up to depth 6; a benchmark, not a CI test).
-SUITES = ../shared/data/perft/perftsuite.epd ../shared/data/perft/cpw_perft_positions.epd ../shared/data/perft/chess960_fischer.epd
+SUITES = tests/data/perft/perftsuite.epd tests/data/perft/cpw_perft_positions.epd tests/data/perft/chess960_fischer.epd
 perft-deep:
 	cargo build --release
 	./target/release/tropa perft-suite $(SUITES) --max-depth 6 --threads 2

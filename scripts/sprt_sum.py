@@ -1,25 +1,23 @@
 #!/usr/bin/env python3
 """Add up the runs of one SPRT that was stopped and continued (a machine restart, the end of a
-session) and apply the team's match runner's own statistics to the sums.
+session) and apply the match statistics to the sums.
 
-Design note: `match.py` decides on pentanomial pair counts, so runs of the same two engines
-with different seeds (the same openings file, so the same kind of starts) add up exactly as one
-longer run would: the pair counts, wins, draws, losses, forfeits and failures are summed, the
-smallest clocks kept, and `match.summarize` prints the line a single run would end with. Each
-log is read for its last `games …` line (what `match.py` prints after every game).
+Design note: the team's match runner decides on pentanomial pair counts, so runs of the same two
+engines with different seeds (the same openings file, so the same kind of starts) add up exactly
+as one longer run would: the pair counts, wins, draws, losses, forfeits and failures are summed,
+the smallest clocks kept, and `sprt_stats.summary` (the runner's formulas) prints the line a
+single run would end with. Each log is read for its last `games …` line (what the runner prints
+after every game).
 
   python3 scripts/sprt_sum.py --sprt 0 5 first.log second.log
-  python3 scripts/sprt_sum.py --match ../shared/tools/match.py --sprt 0 5 *.log
 """
 
 import argparse
-import importlib.util
-import os
 import re
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_MATCH = os.path.join(HERE, "..", "..", "shared", "tools", "match.py")
+import sprt_stats
+
 LINE = re.compile(
     r"games (\d+)\s+W (\d+)\s+D (\d+)\s+L (\d+).*?penta \[([\d, ]+)\]"
     r"\s+forfeits\(time\) A (\d+) B (\d+)\s+failures A (\d+) B (\d+)(?:\s+min-clock (.*?))?"
@@ -65,22 +63,11 @@ def add(total, part):
         total["min_clock"][name] = min(clock, total["min_clock"].get(name, clock))
 
 
-def load_match(path):
-    spec = importlib.util.spec_from_file_location("match", path)
-    if spec is None or not os.path.exists(path):
-        sys.exit(f"sprt_sum: no match runner at {path} (give --match)")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("logs", nargs="+", help="the logs of match.py runs of one test")
+    ap.add_argument("logs", nargs="+", help="the logs of the match runs of one test")
     ap.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"), required=True)
-    ap.add_argument("--match", default=DEFAULT_MATCH, help="the team's match.py (default ../shared/tools/match.py)")
     args = ap.parse_args()
-    match = load_match(args.match)
     total = {"w": 0, "d": 0, "l": 0, "penta": [0] * 5, "time_a": 0, "time_b": 0,
              "fail_a": 0, "fail_b": 0, "min_clock": {}}
     for path in args.logs:
@@ -92,7 +79,7 @@ def main():
             sys.exit(f"sprt_sum: {path}: no 'games' line (not a match.py log?)")
         print(f"{path}: {part['w'] + part['d'] + part['l']} games, penta {part['penta']}")
         add(total, part)
-    print(match.summarize(total, args, final=True))
+    print(sprt_stats.summary(total, args.sprt))
 
 
 if __name__ == "__main__":

@@ -82,17 +82,16 @@ impl Tablebases {
     }
 }
 
-/// The 3–4-piece tables beside the repository (`../shared/data/syzygy`), which the tests of
-/// every module that probes use.
+/// The tables in `tests/data/syzygy` (the 3–4-piece tables the tests probe), which the tests
+/// of every module that probes use.
 #[cfg(test)]
-pub(crate) fn shared_tables() -> Tablebases {
-    Tablebases::open(SHARED_TABLES).expect("the shared Syzygy tables")
+pub(crate) fn test_tables() -> Tablebases {
+    Tablebases::open(TEST_TABLES).expect("the test Syzygy tables")
 }
 
-/// Where `shared_tables` are.
+/// Where `test_tables` are.
 #[cfg(test)]
-pub(crate) const SHARED_TABLES: &str =
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/syzygy");
+pub(crate) const TEST_TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
 
 /// Does either side still have a castling right (the tables know no castling)?
 pub(crate) fn has_castling_rights(board: &Board) -> bool {

@@ -1,4 +1,5 @@
-//! `tropa annotate` on a real game (the first of ../shared/data/games/classics.pgn) and on a
+//! `tropa annotate` on a real game (Smith–Philidor, London 1790, the first of
+//! `tests/data/games/masters-1790-1858.pgn`) and on a
 //! miniature with a known blunder: the output parses with python-chess, keeps the moves and
 //! tags, carries an evaluation after every move, and marks the blunder with `$4`, the better move
 //! as a variation and PIONEER's plan.
@@ -8,6 +9,9 @@ mod common;
 use common::tropa;
 use std::path::PathBuf;
 use std::process::Command;
+
+/// Twelve master games of 1790–1858 (source in `tests/data/SOURCES.md`).
+const MASTERS: &str = "tests/data/games/masters-1790-1858.pgn";
 
 /// Checks with python-chess: same moves and players as `original`, an eval on every move but a
 /// mating one; prints "ok MOVES NAGS" where NAGS lists the moves (ply:nag) with a NAG.
@@ -49,9 +53,8 @@ fn temp_dir(test: &str) -> PathBuf {
 
 #[test]
 fn a_master_game_is_annotated_and_parses() {
-    let classics =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/games/classics.pgn");
-    let text = std::fs::read_to_string(&classics).unwrap();
+    let masters = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(MASTERS);
+    let text = std::fs::read_to_string(&masters).unwrap();
     let second = text[1..].find("[Event ").map_or(text.len(), |i| i + 1);
     let dir = temp_dir("master");
     let game = dir.join("game.pgn");

@@ -185,7 +185,7 @@ fn book_build_skips_a_bad_game_naming_it_and_draws_no_progress_in_logs() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `tropa analyse --syzygy` on the shared 3–4-piece tables (`../shared/data/syzygy`): the won
+/// `tropa analyse --syzygy` on the test tables (`tests/data/syzygy`): the won
 /// KQvKR is scored as a tablebase win, with tbhits, which the plain search does not know; a
 /// missing folder is an error.
 #[test]
@@ -206,8 +206,8 @@ fn analyse_with_tablebases_scores_the_known_win() {
     refuses_missing_tables(&args);
 }
 
-/// The shared 3–4-piece Syzygy tables beside the repository.
-const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/syzygy");
+/// The Syzygy tables the tests probe (a subset of the 3–4-piece set; `tests/data/SOURCES.md`).
+const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
 
 /// `tropa ARGS --syzygy` with a missing folder fails, naming it.
 fn refuses_missing_tables(args: &[&str]) {

@@ -1,15 +1,14 @@
-//! Every perft count of the three shared suites, up to the depths that fit in CI's budget
-//! (the deep counts are checked by `tropa perft-suite --max-depth 6`, see README).
+//! Every perft count of the three suites in `tests/data/perft/`, up to the depths that fit in
+//! CI's budget (the deep counts are checked by `make perft-deep`, see docs/testing.md).
 //!
-//! Data: `../shared/data/perft/*.epd` (the shared data folder beside the repository; sources in
-//! `../shared/data/SOURCES.md`): a FEN, then `;D1 n ;D2 n …` counts per depth.
+//! Data: a FEN, then `;D1 n ;D2 n …` counts per depth; sources in `tests/data/SOURCES.md`.
 
 use std::path::PathBuf;
 use tropa::rules::perft::{parse_suite_line, perft};
 
 fn suite(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/perft")
+        .join("tests/data/perft")
         .join(name)
 }
 

@@ -1,4 +1,4 @@
-//! Réti's study (../shared/data/studies/reti.epd) solved by PIONEER's zone search, and the
+//! Réti's study (`tests/data/reti.epd`) solved by PIONEER's zone search, and the
 //! zone search's claims checked against Tropa's full alpha-beta search (no tablebases offline).
 
 use std::path::PathBuf;
@@ -8,7 +8,7 @@ use tropa::rules::{parse_fen, Game};
 use tropa::search::{Engine, Limits, SearchControl, Silent};
 
 fn reti_fen() -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/studies/reti.epd");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/reti.epd");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let fields: Vec<&str> = text.split_whitespace().take(4).collect();
     format!("{} 0 1", fields.join(" "))

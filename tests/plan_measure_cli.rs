@@ -1,4 +1,4 @@
-//! `tropa plan --measure` on the master games of `../shared/data/games/classics.pgn`: one line
+//! `tropa plan --measure` on the master games of `tests/data/games/masters-1790-1858.pgn`: one line
 //! per position, the totals, and a clear error for a file without usable games.
 
 mod common;
@@ -9,7 +9,7 @@ use common::{temp_dir, tropa};
 fn measures_positions_and_totals() {
     let games = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/games/classics.pgn"
+        "/tests/data/games/masters-1790-1858.pgn"
     );
     let (ok, out, err) = tropa(&[
         "plan",

@@ -1,7 +1,7 @@
 //! `scripts/sprt_sum.py`, which adds up the runs of an SPRT stopped and continued: the two runs
-//! of net 4's test against net 3 (their last lines, as `match.py` printed them) give the figure
-//! the README reports for the sums, through the team's `match.py` beside the repository; a log
-//! without a `games` line is refused.
+//! of net 4's test against net 3 (their last lines, as the team's match runner printed them)
+//! give the figure that runner printed for the sums, through the repository's own statistics
+//! (`scripts/sprt_stats.py`); a log without a `games` line is refused.
 
 mod common;
 
@@ -16,9 +16,7 @@ LOS 97.2%  penta [0, 6, 17, 11, 3]  forfeits(time) A 0 B 0  failures A 0 B 0  \
 min-clock net3 0.984s net4 1.232s  LLR +0.43 (continue)";
 
 fn summer(logs: &[&Path]) -> (bool, String) {
-    let runner = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/match.py");
     let mut args = vec![OsStr::new("--sprt"), OsStr::new("0"), OsStr::new("5")];
-    args.extend([OsStr::new("--match"), runner.as_os_str()]);
     args.extend(logs.iter().map(|log| log.as_os_str()));
     common::script("sprt_sum.py", &args)
 }

@@ -4,8 +4,8 @@
 //! that gains should raise `FLOOR` in the same commit. The engine is `Engine::new`'s, so this is
 //! the hand-crafted evaluation (`tropa bench --hce`), not the built-in net.
 //!
-//! Data: `../shared/data/suites/wac.epd` (the shared data folder beside the repository; see
-//! `../shared/data/SOURCES.md`), read as EPD: four FEN fields, `bm` with the best moves in SAN.
+//! Data: `tests/data/wac.epd` (source in `tests/data/SOURCES.md`), read as EPD: four FEN
+//! fields, `bm` with the best moves in SAN.
 
 use std::path::PathBuf;
 use tropa::rules::notation::move_from_san;
@@ -20,7 +20,7 @@ const FLOOR: usize = 221;
 
 #[test]
 fn wac_at_depth_eight_solves_as_many_as_the_floor() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/suites/wac.epd");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/wac.epd");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut engine = Engine::new(16, 1);
     let (mut solved, mut missed) = (0, Vec::new());

@@ -58,7 +58,7 @@ fn uci_book() {
     run_script("uci_book.py", &[]);
 }
 
-/// Needs the Syzygy tables in ../shared/data/syzygy.
+/// On the Syzygy tables in `tests/data/syzygy`.
 #[test]
 fn uci_syzygy() {
     run_script("uci_syzygy.py", &[]);

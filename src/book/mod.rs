@@ -1,13 +1,14 @@
-//! Yudin's opening library (seed 000): trees of variations rooted at White's first moves, every
-//! move rated on the Informator scale and stored as ±r·m·n in the parallel arrays LIB, SON and
-//! BRAT; built from games, probed in play, grown by learning from the engine's own games.
+//! Yudin's opening library (docs/sources.md#opening-library): trees of variations rooted at White's
+//! first moves, every move rated on the Informator scale and stored as ±r·m·n in the parallel
+//! arrays LIB, SON and BRAT; built from games, probed in play, grown by learning from the engine's
+//! own games.
 //!
 //! Design note, one concern per file: `code` is the move code, `rating` the Informator scale
 //! and the blend of evaluation and results, `tree` the arrays and their invariants, `format` the
 //! file, `probe` the use in play, `pgn` reading games, `build` making a book from them, `learn`
 //! correcting it after a game, `polyglot` the exchange with Polyglot books, `show` printing
 //! a position's replies, `bench` timing probes. The default book, built from
-//! `../shared/data/games/` by the command in README.md, is embedded in the binary.
+//! master games by the command in docs/opening-book.md, is embedded in the binary.
 
 pub mod bench;
 pub mod build;

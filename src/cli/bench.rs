@@ -13,7 +13,7 @@ use std::time::Instant;
 pub const DEFAULT_DEPTH: i32 = 11;
 
 /// The bench positions: openings, middlegames with tactics, and endgames of several kinds,
-/// taken from the public test suites in `../shared/data` (start position, Kiwipete and other
+/// taken from public test suites (start position, Kiwipete and other
 /// perft positions, Bratko–Kopec, Win At Chess) plus textbook endgames.
 pub const POSITIONS: [&str; 36] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

@@ -275,9 +275,14 @@ pub fn tune(
     };
     let start = Instant::now();
     let weights = tune::tune(data, &config, |line| eprintln!("{line}"))?;
+    // The data file by its name alone: where it lay on the tuning machine means nothing to a
+    // reader (docs/evaluation.md says where the data comes from).
+    let name = data
+        .file_name()
+        .unwrap_or(data.as_os_str())
+        .to_string_lossy();
     let provenance = format!(
-        "Fitted by `tropa tune --data {} --epochs {epochs} --learning-rate {learning_rate} --result-weight {result_weight} --limit {limit}`\nin {:.0} s.",
-        data.display(),
+        "Fitted by `tropa tune --data {name} --epochs {epochs} --learning-rate {learning_rate} --result-weight {result_weight} --limit {limit}`\nin {:.0} s.",
         start.elapsed().as_secs_f64()
     );
     tune::report(&mut std::io::stderr(), &crate::eval::WEIGHTS, &weights)

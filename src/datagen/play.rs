@@ -214,10 +214,10 @@ mod tests {
         assert_eq!(adjudicate(&quiet[..QUIET_DRAW_FROM - 1]), None);
     }
 
-    /// On the shared 3–4-piece tables (`../shared/data/syzygy`, as the search's tests use).
+    /// On the test tables (`tests/data/syzygy`, as the search's tests use).
     #[test]
     fn tablebase_positions_end_with_the_tables_verdict() {
-        let tables = crate::tablebases::shared_tables();
+        let tables = crate::tablebases::test_tables();
         let verdict = |fen: &str| {
             let game = Game::from_uci(Some(fen), &[], false).unwrap();
             tablebase_outcome(&game, &tables)

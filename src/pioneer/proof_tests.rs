@@ -38,7 +38,7 @@ fn proof(fen: &str, attacker: Color, horizon: u32, max: usize) -> (Board, Proof,
 
 /// King and pawn against king, the king in front of its pawn on the sixth rank: the zone
 /// model sees the defending king stop the pawn and holds no more than a draw; the Syzygy
-/// tables (the 3-4-piece set in `../shared/data/syzygy`) know the win, and the proof with
+/// tables (`tests/data/syzygy`) know the win, and the proof with
 /// them proves it, with a first move that keeps it.
 #[test]
 fn the_tables_prove_a_win_the_zone_model_cannot_see() {
@@ -48,7 +48,7 @@ fn the_tables_prove_a_win_the_zone_model_cannot_see() {
     assert_eq!(p.result.table_leaves, 0);
 
     let settings = StudySettings {
-        tables: Some(std::sync::Arc::new(crate::tablebases::shared_tables())),
+        tables: Some(std::sync::Arc::new(crate::tablebases::test_tables())),
         ..StudySettings::default()
     };
     let p = prove(

@@ -1,11 +1,11 @@
-//! Tests on the 3–4-piece tables in `../shared/data/syzygy` (needs `../shared` beside the
-//! repository, as the perft and WAC tests do). Positions were chosen with python-chess's own
+//! Tests on the 3–4-piece tables in `tests/data/syzygy` (the subset of the standard tables
+//! that the tests probe; `tests/data/SOURCES.md`). Positions were chosen with python-chess's own
 //! prober: a drawn position where most moves lose, long wins, clocks near the 50-move limit.
 
 use super::*;
 use crate::rules::{parse_fen, Game, GameStatus};
 use crate::search::{Engine, Limits, SearchControl, Silent};
-use crate::tablebases::{shared_tables as tables, SHARED_TABLES};
+use crate::tablebases::{test_tables as tables, TEST_TABLES};
 
 fn board(fen: &str) -> Board {
     parse_fen(fen, false).unwrap()
@@ -16,9 +16,9 @@ fn uci(board: &Board, mv: Move) -> String {
 }
 
 #[test]
-fn opens_the_shared_tables() {
+fn opens_the_test_tables() {
     let t = tables();
-    assert_eq!((t.files(), t.max_pieces()), (70, 4));
+    assert_eq!((t.files(), t.max_pieces()), (24, 4));
     assert_eq!(
         t.probe_wdl(&board("1K6/8/5R2/8/3k4/8/8/8 w - - 0 1")),
         Some(Wdl::Win)
@@ -217,7 +217,7 @@ fn bad_files_are_reported_and_never_crash() {
     let dir = std::env::temp_dir().join(format!("tropa-syzygy-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let good = std::fs::read(std::path::Path::new(SHARED_TABLES).join("KRvK.rtbw")).unwrap();
+    let good = std::fs::read(std::path::Path::new(TEST_TABLES).join("KRvK.rtbw")).unwrap();
     // Wrong magic.
     let mut bad = good.clone();
     bad[0] ^= 0xff;

@@ -26,7 +26,7 @@ pub struct WdlModel {
     pub b: [f64; 2],
 }
 
-/// Fitted by `tropa fit-wdl --data ../shared/data/tuning/tcec_quiet_labeled.txt.xz` (400
+/// Fitted by `tropa fit-wdl --data tcec_quiet_labeled.txt.xz` (docs/wdl.md; 400
 /// iterations, mean negative log-likelihood 0.76854): Tropa's static evaluation of the quiet
 /// TCEC positions against the games' results. Even chances at +2.0 pawns in an endgame of
 /// 17 points, at +1.0 with all the material on.

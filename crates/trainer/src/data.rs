@@ -1,7 +1,7 @@
 //! Training positions: the quiet positions of `tropa datagen` files, and of labelled files of
-//! other engines' games (`FEN;result;score` lines, as in ../shared/data/tuning), as sparse
-//! features of both perspectives with their labels, split into training and validation sets
-//! by game.
+//! other engines' games (`FEN;result;score` lines, as the TCEC positions of
+//! docs/evaluation.md), as sparse features of both perspectives with their labels, split into
+//! training and validation sets by game.
 //!
 //! Design note: a whole game goes to one set (positions of a game are alike, so splitting
 //! inside a game would flatter the validation loss); which set is a function of the seed and

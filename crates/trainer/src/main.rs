@@ -19,7 +19,7 @@ struct Args {
     #[arg(required_unless_present_any = ["rescale", "labelled"])]
     data: Vec<PathBuf>,
     /// A labelled file of other games (plain or .xz; repeatable): `FEN;result;score` lines,
-    /// result and score from White's view, as in ../shared/data/tuning.
+    /// result and score from White's view, as the TCEC positions of docs/evaluation.md.
     #[arg(long, value_name = "FILE", conflicts_with = "rescale")]
     labelled: Vec<PathBuf>,
     /// Tropa centipawns per centipawn of the labelled files' scores: their engines count
