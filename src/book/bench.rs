@@ -1,7 +1,7 @@
 //! Timing book probes (`tropa book bench`): speed is measured here, never in unit tests.
 //!
 //! Design note: two figures, each the median over batches of ns per probe. "walk" follows a
-//! line of already encoded moves down the arrays (the seed's probe proper: SON, then BRAT after
+//! line of already encoded moves down the arrays (Yudin's probe proper: SON, then BRAT after
 //! BRAT); "choose" is what `go` does: replay the game from the start position, encode every
 //! move, walk, pick among the best replies with the random generator. The lines are every node's
 //! line from the start, so the probes cover the whole book at every depth.

@@ -4,7 +4,7 @@
 //! Design note: a move is kept when the position it leads to occurred in at least `min_games`
 //! games within the first `plies` plies, counting transpositions (the same position reached by
 //! another move order counts too); a game's line stops at its first move that is not kept. Only
-//! the seed's five trees are built: games opening with another move than 1.e4, 1.d4, 1.c4, 1.g3
+//! Yudin's five trees are built: games opening with another move than 1.e4, 1.d4, 1.c4, 1.g3
 //! or 1.Nf3 are counted and left out. The tree is first gathered as a trie, then written in
 //! depth-first order with the most played reply first, so links point forward and the result
 //! does not depend on the order of the games. Every distinct leaf position is rated on its own
@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// White's first moves that root the seed's five trees.
+/// White's first moves that root Yudin's five trees (docs/sources.md#opening-library).
 pub const TREE_ROOTS: [&str; 5] = ["e2e4", "d2d4", "c2c4", "g2g3", "g1f3"];
 
 /// What to build.

@@ -1,6 +1,6 @@
 //! The move code of Yudin's library: a move with its rating stored as one signed number ±r·m·n.
 //!
-//! Design note (seed 000): squares are numbered 1–64 from a1 = 1, b1 = 2 … h1 = 8, a2 = 9 … h8 = 64,
+//! Design note: Yudin numbers the squares 1–64 from a1 = 1, b1 = 2 … h1 = 8, a2 = 9 … h8 = 64,
 //! so Nc3–e4 is m = 19, n = 29, and the move rated +2 (White has a decisive advantage) is written
 //! +21929. The number is `sign(r) · (|r|·10000 + m·100 + n)`; a move rated 0 is the positive
 //! `m·100 + n`. Captures are ordinary moves. The special moves use codes above 64 in the `n` field:
@@ -47,7 +47,7 @@ impl fmt::Display for CodeError {
 
 impl std::error::Error for CodeError {}
 
-/// The seed's number of a square, 1–64.
+/// Yudin's number of a square, 1–64.
 pub fn square_number(square: Square) -> u16 {
     square as u16 + 1
 }
@@ -184,7 +184,7 @@ impl fmt::Display for MoveCode {
     }
 }
 
-/// Packs a rating (−2..=2) and a move code into the seed's signed number.
+/// Packs a rating (−2..=2) and a move code into Yudin's signed number.
 pub fn pack(rating: Rating, code: MoveCode) -> i16 {
     let rating = rating.clamp(-MAX_RATING, MAX_RATING);
     let magnitude = i16::from(rating.unsigned_abs()) * 10_000 + code.0 as i16;

@@ -2,7 +2,7 @@
 //! and ahead of a checksum.
 //!
 //! Design note: the file is the in-memory arrays byte for byte (little-endian), so loading is a
-//! copy and the seed's structure is the format. Layout, version 1:
+//! copy and Yudin's arrays are the format. Layout, version 1:
 //!
 //! | offset | size | field |
 //! |---|---|---|

@@ -1,4 +1,4 @@
-//! Learning from play (seed 000: "the library grows from the games it plays"): after a game,
+//! Learning from play (Yudin's library was to grow from its games): after a game,
 //! the line the engine met is added to the book up to the book depth, and the results along
 //! it are corrected by the game's outcome.
 //!
@@ -17,7 +17,7 @@
 //!    score) but no result is counted.
 //!
 //! The line is added only inside the existing trees (its first move must already be a root),
-//! so a book built on the seed's five trees keeps them. A new leaf is rated by the engine's
+//! so a book built on Yudin's five trees keeps them. A new leaf is rated by the engine's
 //! score at or after it; every node of the line, the start position included, counts the game;
 //! then the whole tree is minimaxed again.
 

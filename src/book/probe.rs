@@ -1,9 +1,9 @@
-//! Using the library in play (seed 000, figure 19): follow the game's moves down the tree; on
+//! Using the library in play (Yudin's figure 19): follow the game's moves down the tree; on
 //! the engine's turn pick among the replies with the best rating for its side, at random when
 //! several tie; when a move is not in the tree or the variation ends, the search takes over.
 //!
 //! Design note: the walk replays the game from the start position, encoding each move and
-//! looking it up among the replies of the previous one (SON, then BRAT after BRAT) — the seed's
+//! looking it up among the replies of the previous one (SON, then BRAT after BRAT) — Yudin's
 //! procedures E, F, H and K. It needs the game to start from the standard position; an opening
 //! move outside the trees (as Black: 1.b3 when the trees are 1.e4, 1.d4, 1.c4, 1.g3, 1.Nf3)
 //! finds no reply and hands over at once. The random choice is uniform (procedure J), or in
@@ -25,7 +25,7 @@ impl Rng {
         Rng(seed)
     }
 
-    /// A generator seeded from the clock, as the seed's procedure J did.
+    /// A generator seeded from the clock, as Yudin's procedure J did.
     pub fn from_clock() -> Rng {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

@@ -19,7 +19,7 @@
 //! | 100 to 249 | ±1 | `±` / `∓` (clear edge) |
 //! | 250 and above | ±2 | `+−` / `−+` (decisive) |
 //!
-//! The seed's scale has five grades; the symbols split grade 1 in two so that `book show` can
+//! Yudin's scale has five grades; the symbols split grade 1 in two so that `book show` can
 //! tell a slight edge from a clear one.
 
 use super::code::Rating;

@@ -1,15 +1,15 @@
-//! The tree of variations as the three parallel arrays LIB, SON and BRAT of seed 000, with the
+//! The tree of variations as Yudin's three parallel arrays LIB, SON and BRAT, with the
 //! statistics Tropa adds beside them.
 //!
 //! Design note: node `i` is one move. `lib[i]` is the move with its rating (±r·m·n, see `code`),
 //! `son[i]` the index of its first reply, `brat[i]` the index of its next sibling; 0 means "none",
-//! as in the seed. Node 0 is the start position itself (its LIB entry is 0): its sons are White's
-//! first moves, the roots of the seed's five trees. Links only point forward (`son[i] > i`,
+//! as in Yudin's. Node 0 is the start position itself (its LIB entry is 0): its sons are White's
+//! first moves, the roots of Yudin's five trees. Links only point forward (`son[i] > i`,
 //! `brat[i] > i`) and every node but 0 has exactly one link into it, so the arrays are a tree
 //! without cycles, a parent always comes before its replies, and a minimax is one backward
 //! sweep. Learning appends nodes at the end, which keeps all of this true.
 //!
-//! Beside the seed's arrays, parallel arrays hold what the ratings are made from:
+//! Beside Yudin's arrays, parallel arrays hold what the ratings are made from:
 //! `eval[i]`, the search score of the position after the move when it is a leaf (centipawns,
 //! White's view); `games[i]`, the games with a known result that went through the move (for a book
 //! imported from Polyglot: the entry's weight); `points[i]`, White's half-points in those games.
@@ -20,7 +20,7 @@ use super::rating::{blend, rating};
 use crate::rules::{Board, Color, Move};
 use std::collections::HashMap;
 
-/// An opening book: the seed's arrays and their statistics.
+/// An opening book: Yudin's arrays and their statistics.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Book {
     pub(crate) lib: Vec<i16>,
@@ -156,7 +156,7 @@ impl Book {
         None
     }
 
-    /// Follows a line of move codes from the start position (procedures E, F, H, K of the seed).
+    /// Follows a line of move codes from the start position (Yudin's procedures E, F, H, K).
     #[inline]
     pub fn walk(&self, codes: &[MoveCode]) -> Option<u32> {
         let mut node = ROOT;
@@ -198,7 +198,7 @@ impl Book {
         i32::from(self.eval[node as usize])
     }
 
-    /// Number of variations: the leaves of the tree (the seed's library held 850).
+    /// Number of variations: the leaves of the tree (Yudin's library held 850).
     pub fn variations(&self) -> usize {
         (1..self.len()).filter(|&i| self.son[i] == 0).count()
     }

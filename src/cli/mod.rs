@@ -133,7 +133,7 @@ pub enum Command {
         #[command(flatten)]
         eval: learned::EvalArgs,
     },
-    /// PIONEER: the zones of play of a position explained as plans (seed 004).
+    /// PIONEER: the zones of play of a position explained as plans (after Botvinnik).
     Plan {
         /// Position (default: the start position).
         #[arg(long)]

@@ -1,4 +1,4 @@
-//! Static evaluation (seed 001): material, piece-square tables, pawn structure, king safety and
+//! Static evaluation (Kornilov's): material, piece-square tables, pawn structure, king safety and
 //! more, tapered between middlegame and endgame weights by the material left on the board.
 //!
 //! Design note: `terms::collect` reports each term as "side, parameter, count" to a `Sink`. The

@@ -1,4 +1,4 @@
-//! The evaluation terms of seed 001, each reported to a `Sink` as (side, parameter, count).
+//! Kornilov's evaluation terms, each reported to a `Sink` as (side, parameter, count).
 //!
 //! Material and piece-square tables; pawn structure (passed, doubled, isolated, backward,
 //! connected); king safety (pawn shield while the enemy queen is on, open files, attacks on the

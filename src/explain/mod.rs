@@ -1,6 +1,6 @@
 //! Explaining a position: PIONEER's plans checked by Tropa's own search.
 //!
-//! Seed 004 lets the zone model propose and a search inside the zone check what the opponent can
+//! PIONEER lets the zone model propose and a search inside the zone check what the opponent can
 //! answer. PIONEER alone judges a capture by who defends the target, never by what becomes of
 //! the capturing piece afterwards, so some of its "wins" lose. Here every zone's first move gets
 //! a bounded alpha-beta search of the position it is played in (the root, or the root after a

@@ -1,6 +1,6 @@
 //! Which moves each side may play in a zone search or a proof (`study.rs`, `proof.rs`).
 //!
-//! Seed 004's study mode admits only zone moves, for both sides. A proof keeps that selectivity
+//! PIONEER's study mode admits only zone moves, for both sides. A proof keeps that selectivity
 //! for the attacker alone and gives the defender every legal move, since a tree proves nothing
 //! while a defence is left out.
 //!

@@ -1,7 +1,7 @@
 //! Attack trajectories: from a root piece (Botvinnik's "комлевая фигура") to an enemy piece,
 //! the target, or — for a pawn — to its promotion square.
 //!
-//! Seed 004: "Building a group of attack trajectories begins with the choice of a root piece and
+//! PIONEER: "Building a group of attack trajectories begins with the choice of a root piece and
 //! a piece of the other side, the object of the goal. The shortest trajectories on the empty board
 //! are taken from memory; then the duration of the movement along them is forecast." When every
 //! shortest trajectory has to be lengthened, longer ones with fewer obstacles are built from two
@@ -99,7 +99,7 @@ impl Attack {
     /// Rejected only because more valuable enemy pieces control stops of the route (rules 2 and
     /// 3): defending those squares lifts the control, so the attack is postponed rather than
     /// dropped — an auxiliary zone, the support trajectories to the controlled squares, comes
-    /// first (seed: "play in the main zone should be postponed for play in an auxiliary zone
+    /// first (PIONEER: "play in the main zone should be postponed for play in an auxiliary zone
     /// connected with removing the reason for the rejection").
     /// Only short attacks (`POSTPONE_MAX_FORECAST`) held up by a single piece are postponed: one
     /// cause to remove, however many stops it controls (a king in front of a pawn controls two).
@@ -142,7 +142,7 @@ impl Attack {
         self.route.start()
     }
 
-    /// The seed's notation: `R e1–a1×a7`, `P h5–h4–h3–h2–h1=Q`, `K a6–b7×c7`.
+    /// PIONEER's notation: `R e1–a1×a7`, `P h5–h4–h3–h2–h1=Q`, `K a6–b7×c7`.
     pub fn notation(&self) -> String {
         route_notation(self.piece, &self.route, self.goal)
     }
@@ -296,7 +296,7 @@ pub fn attack_on(
     let mut route = route;
     let mut escapes = escape_squares(board, &route, target, attacker_to_move);
     // A two-move trajectory may choose its middle square: prefer one from which the target
-    // stays hit wherever it runs (seed: the target must not be mobile enough to escape).
+    // stays hit wherever it runs (PIONEER: the target must not be mobile enough to escape).
     if !escapes.is_empty() && route.len() == 2 && piece != Piece::Pawn {
         if let Some(b) = bundle(mover, root, target) {
             let mut good = BitBoard::EMPTY;
@@ -455,7 +455,7 @@ mod tests {
 
     #[test]
     fn bishop_manoeuvre_h6_g5_f6() {
-        // Seed diagram 52 (rebuilt): B h6–g5×f6 against the knight f6, which has no square to
+        // PIONEER's diagram 52 (rebuilt): B h6–g5×f6 against the knight f6, which has no square to
         // run to (d5, g4 and e4 are controlled, d7, e8, g8, h5 and h7 taken by its own side).
         let board = parse_fen(DIAGRAM_52, false).unwrap();
         let a = attack_on(&board, Square::H6, Square::F6, TrajectoryLimits::default()).unwrap();

@@ -1,4 +1,4 @@
-//! Square control, by the seed's three rules.
+//! Square control, by the three rules of the PIONEER chapter (docs/sources.md#pioneer).
 //!
 //! The opponent controls a square of a trajectory if
 //! 1. a piece of his no more valuable than the moving piece attacks it;

@@ -1,6 +1,6 @@
 //! Counter-trajectories: the opponent's pieces that can hinder an attack, with explicit timing.
 //!
-//! Seed 004: "The opponent's pieces can defend the object of the attack, take squares of the
+//! PIONEER: "The opponent's pieces can defend the object of the attack, take squares of the
 //! trajectory under control, block its lines. The object of the attack can try to go away. …
 //! It is pointless, for example, to take a square of the trajectory under control after the
 //! piece moving along it has passed it. Before moving any piece, time is accounted for and only
@@ -10,12 +10,12 @@
 //! that move the opponent has `arrival[i] − 1` moves if the attacker is to move, `arrival[i]` if
 //! the opponent is — the *budget* of stop i (`budget`). A counter-trajectory is in time when its
 //! forecast duration fits that budget. Counters are looked for on the board after a
-//! reconnaissance pseudo-move of the attacker (seed: "a true move is preceded by an identical
-//! pseudo-move"), so that a square the attacker uncovers by leaving — g7 after B h6–g5 in the
-//! seed's diagram 52 — counts as free. Counters that miss by at most `NEAR_MISS` moves are kept,
+//! reconnaissance pseudo-move of the attacker (PIONEER: "a true move is preceded by an identical
+//! pseudo-move"), so that a square the attacker uncovers by leaving — g7 after B h6–g5 in
+//! diagram 52 — counts as free. Counters that miss by at most `NEAR_MISS` moves are kept,
 //! marked late, because a plan is explained by them ("the king needs 4 moves and has 2").
 //! A late counter whose way can begin with a threat the attacker must answer gains that tempo
-//! and comes in time with one move more than its budget (`tempo`, the seed's diagram 54).
+//! and comes in time with one move more than its budget (`tempo`, PIONEER's diagram 54).
 
 use super::attack::{attack_squares, Attack, Goal};
 use super::control::would_control;
@@ -362,7 +362,7 @@ pub fn counters(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<C
 }
 
 /// The defender's captures of the attacking piece on its square, when the defender is to move
-/// and the exchange there does not lose material (seed: the opponent's pieces hinder the
+/// and the exchange there does not lose material (PIONEER: the opponent's pieces hinder the
 /// attack; the simplest hindrance is to remove the piece that makes it).
 fn takers(board: &Board, attack: &Attack, attacker_to_move: bool) -> Vec<Counter> {
     if attacker_to_move {

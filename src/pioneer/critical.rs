@@ -1,7 +1,7 @@
 //! Critical squares and linked zones: when a zone fails, the square where the hindering piece
 //! can be stopped, and the trajectories of the attacker's other pieces that take it in time.
 //!
-//! Seed 004: "If the gain is not reached, its cause must be found: the object of the attack may
+//! PIONEER: "If the gain is not reached, its cause must be found: the object of the attack may
 //! retreat, the opponent may manage to defend it or stop the attacking piece. In every case one
 //! should try to find the critical square, acting on which strengthens the attack, the
 //! trajectories of attack of one's pieces on it (with time taken into account) and form a zone of
@@ -15,7 +15,7 @@
 //! or reaches it (every stop of its route is a candidate), or the target of an attack rejected
 //! only for its escape runs there. A linked trajectory is the shortest route (at most
 //! `LINKED_MAX_FORECAST` moves) of another piece of the attacking side to a square from which it
-//! controls the critical square against the hindering piece (the seed's control rules 1 and 2),
+//! controls the critical square against the hindering piece (PIONEER's control rules 1 and 2),
 //! arriving before the hindering piece does. The composite zone is then judged statically on the
 //! board with the linked piece moved there: the hindering piece is *stopped* when it no longer
 //! has a way in time, and the composite *wins* when no counter at all arrives in time — both
@@ -96,7 +96,7 @@ impl LinkedZone {
         self.route.forecast() <= self.budget
     }
 
-    /// The linked trajectory in the seed's notation, e.g. `B d2–f4`.
+    /// The linked trajectory in PIONEER's notation, e.g. `B d2–f4`.
     pub fn notation(&self) -> String {
         format!("{} {}", piece_letter(self.piece), self.route.squares_text())
     }
@@ -322,7 +322,7 @@ mod tests {
 
     #[test]
     fn the_escape_square_of_a_trapped_knight_is_critical() {
-        // As in the seed's diagram 56: the king's attack on the knight h1 fails because the
+        // As in PIONEER's diagram 56: the king's attack on the knight h1 fails because the
         // knight runs to g3; B d2–f4 takes g3 first, and the attack revives.
         let fen = "8/3k4/8/8/8/8/3B4/4K2n w - - 0 1";
         let (analysis, links) = linked(fen);

@@ -1,7 +1,7 @@
 //! Reason 2 of rejection, the target's escape: the squares an attacked piece can run to before
 //! the attacking piece arrives.
 //!
-//! Seed 004's second reason rejects an attack whose target can leave in time. Design note: a
+//! PIONEER's second reason rejects an attack whose target can leave in time. Design note: a
 //! flight square must be free of the attacker's control (`control.rs`) and out of reach of the
 //! attacking piece from its last stop; then what holds the target in place narrows the flights —
 //! a pin (it runs only along the pin's line), a duty (only to squares from which it still

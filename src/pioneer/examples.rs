@@ -1,4 +1,4 @@
-//! Test positions rebuilt from the seed's text (its diagrams are not reproduced there, so each
+//! Test positions rebuilt from the PIONEER chapter's text (its diagrams were not at hand, so each
 //! is a position that has the pieces and relations the text describes), and a master-game
 //! position. Used by the unit tests only; the search and the plans never look at them.
 

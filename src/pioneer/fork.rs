@@ -1,7 +1,7 @@
 //! Fork trajectories ("вилочные траектории"): trajectories of one piece, serving different
 //! zones, that begin with the same moves.
 //!
-//! Seed 004: "Then groups of fork trajectories are formed, i.e. trajectories beginning with the
+//! PIONEER: "Then groups of fork trajectories are formed, i.e. trajectories beginning with the
 //! same moves. Moving along the common part of fork trajectories gives the chance to win a
 //! tempo." In Réti's study the white king's way to the squares that stop the h-pawn and its way
 //! to the squares that escort the c-pawn share the part h8–g7–f6–e5: every step along it serves
@@ -49,7 +49,7 @@ pub struct Fork {
 }
 
 impl Fork {
-    /// The common route in the seed's notation, e.g. `K h8–g7–f6–e5`.
+    /// The common route in PIONEER's notation, e.g. `K h8–g7–f6–e5`.
     pub fn notation(&self) -> String {
         let mut text = format!(
             "{} {}",

@@ -1,7 +1,7 @@
 //! Change of goal: when a zone fails because an enemy piece hinders it, the piece that hinders
 //! becomes the goal.
 //!
-//! Seed 004: "If the gain is not reached, its cause must be found: the object of the attack may
+//! PIONEER: "If the gain is not reached, its cause must be found: the object of the attack may
 //! retreat, the opponent may manage to defend it or to stop the attacking piece" — and the
 //! goal may change: "even if the opponent manages to defend, in the struggle for the material
 //! goal a general improvement of the position and the possibility of changing the goal can be

@@ -6,11 +6,11 @@
 //! zone moves of the side to move, and those of the opponent (found after a pass), are handed
 //! by the caller to the search (`search::guide`), which gives them a move-ordering bonus in the
 //! first plies. Exempting zone moves from late-move reductions, or ordering them right after the
-//! counter-move, was measured too and lost (README, PIONEER).
+//! counter-move, was measured too and lost (docs/pioneer.md).
 //!
 //! Design note: the zones are formed once per search (a few milliseconds), never inside the
 //! tree. This module returns plain moves, so PIONEER knows nothing of the search. Whether the
-//! guide gains is measured, not assumed (README, PIONEER section); it is off by default.
+//! guide gains is measured, not assumed (docs/pioneer.md); it is off by default.
 
 use super::attack::TrajectoryLimits;
 use super::moves::zone_moves;

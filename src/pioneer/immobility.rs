@@ -1,7 +1,7 @@
 //! Removing the cause of immobility: the defender frees a target held by a pin or by its duty
 //! to defend another piece or to guard a square, so that it can run.
 //!
-//! Seed 004: "The object of the attack may try to go away. If it is chained to its place by a
+//! PIONEER: "The object of the attack may try to go away. If it is chained to its place by a
 //! pin or by the need to defend some piece or square, one can try to remove the cause of the
 //! immobility."
 //!
@@ -85,7 +85,7 @@ pub fn duty_of(board: &Board, square: Square) -> Option<Duty> {
 }
 
 /// The square on which the opponent would mate in one move if the piece on `holder` were gone,
-/// and does not mate now because it guards it (the duty to guard a square; seed 004: "chained
+/// and does not mate now because it guards it (the duty to guard a square; PIONEER: "chained
 /// to its place by the need to defend some piece or square"). Only checks by a piece that
 /// already reaches the square are tried, so the search is short.
 fn guarded_mate(board: &Board, holder: Square) -> Option<Square> {

@@ -1,6 +1,6 @@
 //! Mate goals: the enemy king as the object of an attack trajectory.
 //!
-//! Seed 004 goes past the struggle for material to attacks on the king: "On diagram 57 White
+//! PIONEER goes past the struggle for material to attacks on the king: "On diagram 57 White
 //! threatens mate (the trajectory Q d2–h6–g7), but Black defends in time (the trajectory
 //! Q a6–c8–f8)". A mate trajectory is a piece's route to a *mating square*: a square from which,
 //! standing there, it mates. The zone it generates is formed as for any attack — the defender's

@@ -1,11 +1,11 @@
-//! PIONEER: M. M. Botvinnik's trajectories and zones of play (seed 004), used three ways — to
-//! explain a position's plans (`plan`, `svg`), to solve studies by a search restricted to zone
-//! moves (`study`), and to guide the main search (`guide`).
+//! PIONEER: M. M. Botvinnik's trajectories and zones of play (docs/sources.md#pioneer), used three
+//! ways — to explain a position's plans (`plan`, `svg`), to solve studies by a search restricted to
+//! zone moves (`study`), and to guide the main search (`guide`).
 //!
-//! Design note: the module is layered as the seed describes Botvinnik's multi-level control system.
+//! Design note: the module is layered like Botvinnik's multi-level control system.
 //! At the bottom, `trajectory` holds the shortest trajectories of every piece on the empty board as
 //! bundles; `route` lays one on the real board (obstacles, forecast duration); `control` decides
-//! who controls a square by the seed's three rules, on top of the exchange model of `rules::see`;
+//! who controls a square by PIONEER's three rules, on top of the exchange model of `rules::see`;
 //! `safety` asks whether a capturing piece gets away afterwards. `attack` builds the attack
 //! trajectories of a root piece against a target (or a pawn to its promotion square), `escape`
 //! finds where the target can run in time, and `reject` records why one is given up. A zone
@@ -18,7 +18,7 @@
 //! piece that serve two independent zones with a common beginning. `moves` turns the zones into the
 //! moves a side may play; the zone search, the explanations and the search guidance all start from
 //! there, and `admission` says which moves each side may play in a zone search or a proof. Nothing
-//! here knows any particular position: the seed's examples live in the tests only (`examples`).
+//! here knows any particular position: PIONEER's examples live in the tests only (`examples`).
 
 pub mod admission;
 pub mod attack;

@@ -1,20 +1,20 @@
 //! Zone moves: the first steps of the live trajectories of the side to move.
 //!
-//! Seed 004: "the highest level directs a search in which only planned moves are admitted".
+//! PIONEER: "the highest level directs a search in which only planned moves are admitted".
 //! The planned moves of a side are the first moves of its attack trajectories, of its support
 //! trajectories, of its counter-trajectories that arrive in time against the opponent's attacks,
 //! and the escapes of its pieces that the opponent attacks. The zone search (`study.rs`) plays
 //! only these; the main search uses them for ordering (`guide.rs`).
 //!
 //! A check is the opponent's attack on the king that has arrived: no trajectory is left to
-//! counter in time, only the last step to answer. The answers are the counters the seed names —
+//! counter in time, only the last step to answer. The answers are the counters PIONEER names —
 //! take the attacking piece, block its line, or the object of the attack goes away — so in check
 //! the planned steps are every legal move, each classified as one of them (`CheckAnswer`), one
 //! move long and admitted whatever the moves left: the check must be answered now. The zone
 //! search keeps every evasion in check as it always has (`zone_moves`).
 //!
 //! Design note: every trajectory is admitted only if it can be completed within the moves left
-//! to the side before the horizon (`moves_left`). A move's score for ordering follows the seed:
+//! to the side before the horizon (`moves_left`). A move's score for ordering follows PIONEER:
 //! material first (captures by exchange value, promotions), then the first step along the common
 //! part of a fork trajectory ("moving along it wins a tempo"), then the attack's own next step
 //! before counters and supports ("if the nearest square is not controlled, try the move to it at
@@ -98,7 +98,7 @@ pub enum StepRole {
     },
 }
 
-/// How a move answers a check: the seed's counters against an attack, applied to the attack on
+/// How a move answers a check: PIONEER's counters against an attack, applied to the attack on
 /// the king that has arrived.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CheckAnswer {
@@ -178,7 +178,7 @@ impl StepRole {
         }
     }
 
-    /// Rank for ordering: the main attack's own step first (seed: "if the nearest square of
+    /// Rank for ordering: the main attack's own step first (PIONEER: "if the nearest square of
     /// the trajectory is not controlled, it is natural to try the move to it at once"), then
     /// counters and escapes, then supports.
     fn rank(&self) -> i32 {
@@ -436,7 +436,7 @@ mod tests {
 
     #[test]
     fn the_defender_clears_its_own_defence_route() {
-        // As in the seed's diagram 58: N c5–e6–f8 defends h7 against B h5–d1–c2×h7 in time
+        // As in PIONEER's diagram 58: N c5–e6–f8 defends h7 against B h5–d1–c2×h7 in time
         // only if the bishop leaves f8 first; that step is a plan of its own.
         let board = parse_fen("k4b2/7p/7P/2n3PB/8/8/8/2N3K1 b - - 0 1", false).unwrap();
         let analysis = Analysis::new(&board, TrajectoryLimits::default());

@@ -1,16 +1,16 @@
 //! Plans in words: the zones of a position explained to a person.
 //!
-//! Each zone becomes one headline in the seed's manner — "White: R e1–a1×a7 wins the pawn on a7
+//! Each zone becomes one headline in PIONEER's manner — "White: R e1–a1×a7 wins the pawn on a7
 //! in 3 moves; Black cannot defend in time (R h5–c5–c7 needs 3, has 2)" — followed by the
 //! counter-trajectories (in time, and the nearest late ones) and the support trajectories under
 //! it. Fork trajectories, which serve two independent zones at once, come next, then a few of
 //! the rejected trajectories with their reasons. In check, the answers to the check are worded
-//! as the seed's counters: "White: B c1–d2 blocks the check of the Q b4", "White: N f3×e5 takes
+//! as PIONEER's counters: "White: B c1–d2 blocks the check of the Q b4", "White: N f3×e5 takes
 //! the checking knight", "Black: K g8–h8 leaves the check".
 //!
 //! Design note: the text is built from `Analysis` alone, so the CLI (`tropa plan`), the UCI
 //! option `ShowPlans` (`info string plan …`) and the tests read the same sentences. Squares are
-//! joined by an en dash and captures marked ×, as in the seed; piece letters are English.
+//! joined by an en dash and captures marked ×, as in the PIONEER chapter; letters are English.
 
 use super::attack::{route_notation, Goal, TrajectoryLimits};
 use super::counter::{Counter, CounterKind};
@@ -30,7 +30,7 @@ pub const LATE_SHOWN: usize = 2;
 /// How many timely counters and supports are listed under a zone.
 pub const SHOWN: usize = 3;
 
-/// A counter in the seed's notation with what it does: `K a6–b7 controls c8`.
+/// A counter in PIONEER's notation with what it does: `K a6–b7 controls c8`.
 pub fn counter_text(c: &Counter) -> String {
     let route = route_notation(
         c.piece,

@@ -1,6 +1,6 @@
 //! Proofs of study claims: the zone search with the defender on every legal move.
 //!
-//! Seed 004 restricts both sides to zone moves, which is what keeps Botvinnik's tree small (54
+//! PIONEER restricts both sides to zone moves, which is what keeps Botvinnik's tree small (54
 //! moves for Réti's study), but such a tree proves nothing: a defence outside the zones is
 //! never tried. A proof keeps PIONEER's selectivity for the side whose claim it is (the
 //! attacker: its zone moves, its checks, and at the root its captures and promotions as well,

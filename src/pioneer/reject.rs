@@ -1,6 +1,6 @@
-//! Rejection of trajectories, for the seed's four reasons.
+//! Rejection of trajectories, for PIONEER's four reasons (docs/sources.md#pioneer).
 //!
-//! Seed 004 lists the grounds on which a trajectory may be given up before any search:
+//! The PIONEER chapter lists the grounds on which a trajectory may be given up before any search:
 //! 1. the piece moving along the attack (or defence) trajectory does not secure a favourable
 //!    outcome in the exchange model on the target square;
 //! 2. the target is mobile enough to escape;
@@ -80,7 +80,7 @@ pub enum Rejection {
 }
 
 impl Rejection {
-    /// The seed's number of the reason (1–4).
+    /// The number of the reason in the PIONEER chapter (1–4).
     pub fn number(&self) -> u8 {
         match self {
             Rejection::UnfavourableExchange { .. } | Rejection::CaptureRefuted { .. } => 1,

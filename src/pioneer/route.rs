@@ -1,6 +1,6 @@
 //! Trajectories on the real board: the obstacles on a path and the forecast of its duration.
 //!
-//! Seed 004: "If squares of the trajectory are occupied or its lines blocked by own pieces, each
+//! PIONEER: "If squares of the trajectory are occupied or its lines blocked by own pieces, each
 //! can be led away in one move, and the forecast duration is the length on the empty board plus
 //! the number of pieces to lead away. If they are occupied by the opponent, or under his attack,
 //! or occupied by own blocked pawns, by pieces with important duties or simply pinned, the
@@ -37,7 +37,7 @@ pub enum ObstacleKind {
     OwnImmobile(Piece),
     /// An enemy piece on a stop or a line of the path.
     Enemy(Piece),
-    /// The opponent controls a stop (seed's three rules).
+    /// The opponent controls a stop (PIONEER's three rules).
     Controlled(Control),
 }
 
@@ -146,7 +146,7 @@ impl Route {
         out
     }
 
-    /// The squares of the route in the seed's notation, e.g. `e1–a1–a7` (the caller adds the
+    /// The squares of the route in PIONEER's notation, e.g. `e1–a1–a7` (the caller adds the
     /// piece letter and a capture sign).
     pub fn squares_text(&self) -> String {
         self.squares
@@ -474,7 +474,7 @@ impl<'a> Assessor<'a> {
         Some(self.best_in_bundle(b, finish))
     }
 
-    /// Routes of length 3–4 built from two fragments (seed: at most four moves without an
+    /// Routes of length 3–4 built from two fragments (PIONEER: at most four moves without an
     /// obstacle, or three with one), best first.
     pub fn longer(&self, to: Square, finish: Finish) -> Vec<Route> {
         let mut out: Vec<Route> = Vec::new();
@@ -520,7 +520,7 @@ mod tests {
 
     #[test]
     fn own_piece_on_the_line_costs_one_move() {
-        // Seed diagram 51 (rebuilt): R e1–a1×a7, the bishop b1 must first leave the first rank.
+        // Diagram 51 (rebuilt): R e1–a1×a7, the bishop b1 must first leave the first rank.
         let board = parse_fen(
             "6k1/p2p1p2/1p2p1p1/1P2n2r/2P5/3PP3/6P1/1B2RK2 w - - 0 1",
             false,
@@ -615,7 +615,7 @@ mod tests {
 
     #[test]
     fn three_move_route_with_one_obstacle_from_two_fragments() {
-        // Seed diagram 53 (rebuilt): a2 is controlled by the knight b4 and the fifth rank is
+        // PIONEER's diagram 53 (rebuilt): a2 is controlled by the knight b4 and the fifth rank is
         // shut by the blocked d5 pawn, so the rook goes R d2–d1–a1×a5.
         let board = parse_fen(crate::pioneer::examples::DIAGRAM_53, false).unwrap();
         let a = assessor(&board, Square::D2);

@@ -1,7 +1,7 @@
 //! Safety of a capture: is the capturing piece trapped or lost once it has taken, or does the
 //! capture leave another piece to be taken?
 //!
-//! Seed 004 gives up a trajectory when "the piece moving along the attack trajectory does not
+//! PIONEER gives up a trajectory when "the piece moving along the attack trajectory does not
 //! secure a favourable outcome in the exchange model on the target square" (reason 1), and
 //! lists among a zone's trajectories the *retreat* trajectories ("траектории отступления").
 //! The exchange on the target square alone says nothing about what becomes of the capturing

@@ -1,7 +1,7 @@
 //! The zone search ("study mode"): a search in which only zone moves are admitted, for both
 //! sides, the zones being formed anew in every position.
 //!
-//! Seed 004: "Starting from some group of trajectories, the positions of the game tree of the
+//! PIONEER: "Starting from some group of trajectories, the positions of the game tree of the
 //! chess model formed by the pseudo-search are searched. If a material gain is found there, the
 //! program still looks whether the opponent can compensate it in the same time in one of the
 //! zones of his attack." Botvinnik reported that PIONEER solved Réti's study with 54 moves in

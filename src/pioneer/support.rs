@@ -1,6 +1,6 @@
 //! Support trajectories: the attacker's own pieces that help the attack along.
 //!
-//! Seed 004: "If a square of the trajectory is occupied by another own piece, or it blocks a
+//! PIONEER: "If a square of the trajectory is occupied by another own piece, or it blocks a
 //! line of the trajectory, it must go away to support it (the move 1.Bc2 of diagram 51). If a
 //! piece of the opponent hinders the movement, support is counteraction against the hindering
 //! piece: an attack on its initial square or on those it will occupy on its way to the field of
@@ -9,7 +9,7 @@
 //!
 //! Design note: four kinds of support are built. *Clearing* moves lead an own piece off the
 //! route. *Capturing* a counter piece where it stands and *blocking* a line of its trajectory are
-//! one-move trajectories, as the seed prescribes. *Defending* a contested stop — so that a more
+//! one-move trajectories, as PIONEER prescribes. *Defending* a contested stop — so that a more
 //! valuable enemy piece no longer controls it (rule 2) — is a trajectory of up to `ESCORT_LEN`
 //! moves; for a pawn's promotion it is the escort of the pawn by its king, and it is built for
 //! every stop of the pawn's path, because a pawn may wait on a stop while its escort arrives.

@@ -1,7 +1,7 @@
 //! Counters that gain a tempo on their way: the first move of the counter makes a threat the
 //! attacker has to answer.
 //!
-//! Seed 004, diagram 54: White wins the pawn b7 in two moves (B b3–d5×b7) and Black needs two
+//! PIONEER, diagram 54: White wins the pawn b7 in two moves (B b3–d5×b7) and Black needs two
 //! moves to defend it, but "answering 1.Bd5 with 1…Bb5 they gain a tempo for the defence 2…Ba6
 //! by attacking the knight e2"; and "in some cases this gain of a tempo can be taken into
 //! account in advance, without a search".
@@ -221,7 +221,7 @@ mod tests {
     use crate::pioneer::counter::{counters, pseudo_board, CounterKind};
     use crate::rules::parse_fen;
 
-    /// The idea of the seed's diagram 54: B b3–d5×b7 wins the pawn in two moves; the black
+    /// The idea of PIONEER's diagram 54: B b3–d5×b7 wins the pawn in two moves; the black
     /// bishop needs two to defend it (the knight e5 takes c6 and d7 from it), and its way
     /// through b5 attacks the knight e2.
     const DIAGRAM_54: &str = "4b2k/1p6/1P6/4N3/8/1B6/4N3/6K1 w - - 0 1";

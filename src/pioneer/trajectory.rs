@@ -1,4 +1,4 @@
-//! Shortest trajectories on the empty board (seed 004: "store in memory the shortest
+//! Shortest trajectories on the empty board (PIONEER: "store in memory the shortest
 //! trajectories on the empty board of every piece from every square to every square").
 //!
 //! Design note: a trajectory is not stored as a list of paths — between two squares there can
@@ -8,11 +8,11 @@
 //! tables are built once, by breadth-first search from every square, for every kind of mover:
 //! knight, bishop, rook, queen, king and the pawn of each colour (pawns only push; their
 //! capturing last step is added by the attack code, `attack.rs`). Queens and rooks reach any
-//! square in at most two moves and a bishop any square of its colour, as the seed says; the
+//! square in at most two moves and a bishop any square of its colour, as Botvinnik says; the
 //! knight, king and pawn tables come from the same search ("their own method").
 //!
 //! Trajectories of length 3 and 4 are not stored: there are too many. `two_fragment` builds them
-//! on demand from two fragments of length at most 2 (seed: "from two fragments of length 2 or
+//! on demand from two fragments of length at most 2 (PIONEER: "from two fragments of length 2 or
 //! 1"): the first from the mover to an intermediate square, the second from there to the goal.
 
 use crate::rules::{BitBoard, Color, Piece, Rank, Square};
@@ -384,10 +384,10 @@ mod tests {
         let e = bundle(Mover::King, Square::E1, Square::E8).unwrap();
         assert_eq!(e.path_count(Mover::King), 393);
         assert_eq!(e.paths(Mover::King, 1000).len(), 393);
-        // Rook e1 to a7 (seed diagram 51): through a1 or e7.
+        // Rook e1 to a7 (PIONEER's diagram 51): through a1 or e7.
         let r = bundle(Mover::Rook, Square::E1, Square::A7).unwrap();
         assert_eq!(r.step(1), Square::A1.bitboard() | Square::E7.bitboard());
-        // Bishop h6 to f6 (seed diagram 52): through g5 or g7; h6 to h5 is impossible.
+        // Bishop h6 to f6 (diagram 52): through g5 or g7; h6 to h5 is impossible.
         let b = bundle(Mover::Bishop, Square::H6, Square::F6).unwrap();
         assert_eq!(b.len, 2);
         assert_eq!(b.step(1), Square::G5.bitboard() | Square::G7.bitboard());
@@ -419,7 +419,7 @@ mod tests {
 
     #[test]
     fn two_fragments_make_longer_trajectories() {
-        // Seed diagram 53: R d2–d1–a1×a5 is a three-move trajectory from two fragments.
+        // PIONEER's diagram 53: R d2–d1–a1×a5 is a three-move trajectory from two fragments.
         let list = two_fragment(Mover::Rook, Square::D2, Square::A5);
         assert!(list.iter().any(|(via, a, b)| *via == Square::A1
             && a.len + b.len == 3

@@ -2,7 +2,7 @@
 //! support trajectories against them; the merging of zones that share a piece; independent zones
 //! with a one-tempo shift; the order in which zones are examined.
 //!
-//! Seed 004: "From the chosen goal and the auxiliary goals of both opponents the higher level
+//! PIONEER: "From the chosen goal and the auxiliary goals of both opponents the higher level
 //! forms a so-called zone of play. The next level watches the interaction of zones and joins
 //! interacting zones into one." — "If different pieces act in them, the zones are independent
 //! and can be examined separately; it is enough to take into account a shift in time, usually

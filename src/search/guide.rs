@@ -1,5 +1,5 @@
 //! Moves the caller wants tried early near the root: PIONEER's zone moves when `PioneerGuide`
-//! is on (README, PIONEER), worked out by the protocol or command-line layer and handed to the
+//! is on (docs/pioneer.md), worked out by the protocol or command-line layer and handed to the
 //! search as data, so the search never depends on PIONEER.
 //!
 //! Design note: the hot path sees only `PlanMoves`, a fixed array of at most `PLAN_MOVES`

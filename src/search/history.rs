@@ -1,6 +1,6 @@
 //! What the search learns about moves while it runs: the history heuristic (by side, from and
 //! to square), continuation history (by the previous move's piece and square), killer moves per
-//! ply and counter-moves order the quiet moves that seed 001 keeps in "ordered lists"; capture
+//! ply and counter-moves order the quiet moves that Kornilov sorts into three lists; capture
 //! history (by piece, square and victim) breaks ties among captures that MVV/LVA ranks alike.
 
 use crate::rules::{Color, Move, Piece, Square};

@@ -1,6 +1,6 @@
-//! Iterative deepening for one worker (seed 003): each iteration searches the root inside an
-//! aspiration window around the previous score, line after line for MultiPV, and fills the
-//! table for the next one.
+//! Iterative deepening for one worker (docs/sources.md#transposition-table): each iteration
+//! searches the root inside an aspiration window around the previous score, line after line for
+//! MultiPV, and fills the table for the next one.
 //!
 //! Design note: the loop reads as its steps, each a function of its own — the aspiration
 //! window (`aspiration_search`), the result of an iteration (`completed_result`), reporting

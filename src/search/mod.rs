@@ -1,5 +1,6 @@
-//! The search (seeds 001–003): iterative deepening that fills the transposition table for the
-//! next iteration, aspiration windows, MultiPV, and Lazy SMP over several threads.
+//! The search (Kornilov and a diploma thesis, docs/sources.md): iterative deepening that fills the
+//! transposition table for the next iteration, aspiration windows, MultiPV, and Lazy SMP over
+//! several threads.
 //!
 //! Design note: `Engine` owns what persists between searches (the table, one `Worker` per
 //! thread with its history). A search runs the workers on scoped threads sharing the table;

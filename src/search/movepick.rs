@@ -1,4 +1,4 @@
-//! Move ordering (seed 001): the transposition-table move first; then captures by MVV/LVA
+//! Move ordering (Kornilov's): the transposition-table move first; then captures by MVV/LVA
 //! ("most valuable victim, least valuable attacker"), recaptures of the piece that just moved
 //! ahead of the rest; then killers, the counter-move and the quiet moves by history; captures
 //! that lose material in the exchange model come last.
@@ -179,7 +179,7 @@ impl MovePicker {
                 }
                 Stage::Pick => {
                     let (first, rest) = self.moves[self.next..].split_first()?;
-                    // The first of the highest scores, as the seed's selection takes it; the
+                    // The first of the highest scores, as a plain selection scan takes it; the
                     // best score is kept in a register and the loop has no bounds checks, since
                     // this scan is the picker's hottest loop.
                     let (mut best, mut best_score) = (0, first.score);

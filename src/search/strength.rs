@@ -21,7 +21,7 @@ pub const CANDIDATES: usize = 4;
 /// The measured Elo of some levels, by which `UCI_Elo` is turned into a level (linearly between
 /// them, clamped at the ends). Each point is the `UCI_Elo` setting of Stockfish 15.1 (a scale
 /// Stockfish anchors to CCRL 40/4) plus the Elo difference Tropa, with its default net, scored
-/// against it in 80–100 games at 5+0.05 s (README.md, "Strength limiting"); at that control the
+/// against it in 80–100 games at 5+0.05 s (docs/strength-limiting.md); at that control the
 /// levels from about 14 up are bound by the clock rather than their node budget. The points
 /// rise with the level.
 pub const ELO_BY_LEVEL: [(f64, f64); 6] = [

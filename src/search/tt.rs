@@ -1,7 +1,7 @@
-//! Transposition table (seed 003): positions already searched, with score, bound, depth and
-//! best move, shared by all search threads.
+//! Transposition table (after a diploma thesis, docs/sources.md#transposition-table): positions
+//! already searched, with score, bound, depth and best move, shared by all search threads.
 //!
-//! Design note: the 64-bit Zobrist key is split in two, as the seed prescribes: the high 32 bits
+//! Design note: the 64-bit Zobrist key is split in two, as the thesis prescribes: the high 32 bits
 //! choose the bucket (the index key) and the low 32 bits are stored to verify that an entry
 //! belongs to the position (the verification key). A bucket is one cache line of four entries.
 //! Replacement is depth-preferred with aging: a new result overwrites the entry of the same
@@ -49,7 +49,7 @@ pub struct TranspositionTable {
     generation: AtomicU8,
 }
 
-/// Scores beyond this are mate scores, stored relative to the node (seed 001: "INFINITY − ply").
+/// Scores beyond this are mate scores, stored relative to the node (Kornilov's "INFINITY − ply").
 pub const MATE_BOUND: i32 = crate::search::MATE - crate::search::MAX_PLY as i32;
 
 fn encode_move(mv: Option<Move>) -> u64 {

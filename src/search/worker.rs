@@ -1,9 +1,9 @@
 //! One search thread: iterative deepening over a NegaScout (principal variation) alpha-beta
-//! search with quiescence (seeds 001–003).
+//! search with quiescence (after Kornilov and a diploma thesis, docs/sources.md).
 //!
 //! Design note: positions are copied, not unmade (a `cozy-chess` board is small and copy-make is
 //! as fast as make/unmake). The keys of the game and of the current path sit in one stack so
-//! repetitions are found across both (seed 002). Each node goes through the numbered steps of
+//! repetitions are found across both (Kornilov's). Each node goes through the numbered steps of
 //! `negamax` (`worker/negamax.rs`), whose decisions — pruning, extensions, reductions — are
 //! named functions in `worker/pruning.rs`; the root is `worker/root.rs`, quiescence
 //! `worker/qsearch.rs`.
@@ -224,7 +224,7 @@ impl Worker {
         self.stopped
     }
 
-    /// Repetition (seed 002): a draw if the position occurred once after the root, or twice
+    /// Repetition (Kornilov's): a draw if the position occurred once after the root, or twice
     /// before it. Only positions since the last irreversible move are compared.
     fn is_repetition(&self, board: &Board, ply: usize) -> bool {
         let n = self.keys.len();

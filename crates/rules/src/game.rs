@@ -1,5 +1,5 @@
 //! A game: a start position, the moves played from it and the keys of every position reached,
-//! which the search needs to recognise repetitions (seed 002).
+//! which the search needs to recognise repetitions (Kornilov, docs/sources.md#repetitions).
 
 use super::notation::{move_from_text, move_from_uci, NotationError};
 use super::{parse_fen, repetition_key, Board, FenError, Move, START_FEN};

@@ -1,7 +1,7 @@
 //! The rules of chess: positions, games and notation (the `tropa-rules` crate).
 //!
 //! Design note: move generation, make-move and Zobrist keys come from the `cozy-chess` crate, which
-//! is the fastest well-kept generator measured for this project (see README). This crate wraps it
+//! is the fastest well-kept generator measured for this project (see the README's dependencies). This crate wraps it
 //! with what the crate leaves to its users: FEN edge cases (X-FEN castling rights, four-field EPD),
 //! UCI and SAN move notation, a game record with repetition keys, perft and the static exchange
 //! model. It is a crate of its own so that the compiler, not a convention, keeps it from knowing

@@ -1,9 +1,9 @@
 //! The default net, embedded in the binary.
 //!
-//! Design note: `default.nnue` is net 9, the 768→256×2→1 net whose training README.md describes
-//! ("The learned evaluation"; its manifest is `docs/nnue/net9m-h256-25.4M.json`), trained with
-//! every position also mirrored between the a- and h-files and written with scale 278 so that its
-//! scores are on the hand-crafted scale (`docs/nnue/net9m-h256-25.4M-scale278.json`). Its bytes go
+//! Design note: `default.nnue` is net 9, the 768→256×2→1 net whose training
+//! docs/learned-evaluation.md describes (its manifest is `docs/nnue/net9m-h256-25.4M.json`),
+//! trained with every position also mirrored between the a- and h-files and written with scale
+//! 278 so that its scores are on the hand-crafted scale (`docs/nnue/net9m-h256-25.4M-scale278.json`). Its bytes go
 //! through the same checked `Network::from_bytes` as a file, once, on first use; a test checks
 //! that they parse, so the `expect` below cannot fire in a tested build.
 

@@ -1,8 +1,8 @@
-//! The alpha-beta search proper (seeds 001–003), as numbered steps; the pruning, extension and
-//! reduction decisions it takes are in `pruning.rs`, each a function named for what it decides.
+//! The alpha-beta search proper (Kornilov's NegaScout), as numbered steps; the pruning, extension
+//! and reduction decisions it takes are in `pruning.rs`, each a function named for what it decides.
 //!
 //! Design note: pruning is never applied at PV nodes, so the main line stays full-width where
-//! the seed wants repetitions detected; a check is never pruned and always extended.
+//! Kornilov wants repetitions detected; a check is never pruned and always extended.
 
 use super::pruning::{refined_eval, Singular};
 use super::tablebase::TablebaseAnswer;
@@ -195,7 +195,7 @@ impl Worker {
 
             self.push(&child, board, mv, ply);
 
-            // Step 12. Check extension (seed 001): a check does not use up depth.
+            // Step 12. Check extension (Kornilov's): a check does not use up depth.
             let extension = i32::from(
                 (gives_check || singular)
                     && ply < CHECK_EXTENSION_PLY_FACTOR * self.root_depth as usize,

@@ -44,7 +44,7 @@ pub(super) fn refined_eval(static_eval: Option<i32>, tt_hit: Option<TtHit>) -> i
 }
 
 impl Worker {
-    /// Is the node a draw by repetition (seed 002), insufficient material or the 50-move rule
+    /// Is the node a draw by repetition (Kornilov's), insufficient material or the 50-move rule
     /// (unless the side to move is mated on the hundredth half-move)?
     pub(super) fn is_draw(&self, board: &Board, ply: usize, in_check: bool) -> bool {
         if self.is_repetition(board, ply) || insufficient_material(board) {

@@ -1,4 +1,4 @@
-//! Quiescence search (seed 001): from the horizon on, only captures and promotions are
+//! Quiescence search (Kornilov's): from the horizon on, only captures and promotions are
 //! searched "to the end", with the static evaluation as a floor (the side to move may stand
 //! pat); in check every evasion is searched, so a mate at the horizon is still seen. At the
 //! first ply of quiescence, quiet checks that do not lose material are searched too: a checking
@@ -39,7 +39,7 @@ impl Best {
 }
 
 impl Worker {
-    /// Quiescence search (seed 001): captures "to the end", the static eval as a floor; in check,
+    /// Quiescence search (Kornilov's): captures "to the end", the static eval as a floor; in check,
     /// all evasions; with `checks`, also quiet checks that the exchange model does not lose.
     pub(super) fn quiescence(
         &mut self,
