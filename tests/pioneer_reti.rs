@@ -2,7 +2,7 @@
 //! zone search's claims checked against Tropa's full alpha-beta search (no tablebases offline).
 
 use std::path::PathBuf;
-use tropa::pioneer::study::{solve, StudySettings, StudyVerdict, MAX_POSITIONS};
+use tropa::pioneer::uses::study::{solve, StudySettings, StudyVerdict, MAX_POSITIONS};
 use tropa::rules::notation::move_to_uci;
 use tropa::rules::{parse_fen, Game};
 use tropa::search::{Engine, Limits, SearchControl, Silent};

@@ -237,10 +237,10 @@ fn annotate_game(
 
 /// PIONEER's first plan for the side to move, as a comment sentence.
 fn pioneer_plan(board: &Board) -> Option<String> {
-    let report = crate::pioneer::plan::report(
+    let report = crate::pioneer::uses::plan::report(
         board,
         Some(board.side_to_move()),
-        crate::pioneer::attack::TrajectoryLimits::default(),
+        crate::pioneer::attacks::attack::TrajectoryLimits::default(),
     );
     // The first line counts zones; the first plan's headline follows it.
     let plan = report.get(1)?.trim();

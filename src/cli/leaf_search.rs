@@ -10,7 +10,7 @@
 
 use crate::book::build::LeafRater;
 use crate::eval::nnue::Network;
-use crate::pioneer::study::{LeafJudge, TABLE_WIN};
+use crate::pioneer::uses::study::{LeafJudge, TABLE_WIN};
 use crate::rules::{Board, Game};
 use crate::search::{is_mate_score, Engine, Limits, SearchControl, Silent};
 use std::collections::HashMap;

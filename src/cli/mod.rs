@@ -189,13 +189,13 @@ pub enum Command {
         #[arg(long)]
         tree: bool,
         /// Stop a zone-search tree at this many positions (its verdict is then not proven).
-        #[arg(long, default_value_t = crate::pioneer::study::MAX_POSITIONS, value_parser = args::count::<usize>())]
+        #[arg(long, default_value_t = crate::pioneer::uses::study::MAX_POSITIONS, value_parser = args::count::<usize>())]
         max_positions: usize,
         /// Largest tree of the proof from the start position (a first move's proof gets a
         /// quarter, all first moves together as much); the budget grows from 500 in rounds
         /// shown on standard error, and a proof that only holds goes two plies deeper at a
         /// time (up to 15) within the same budget.
-        #[arg(long, default_value_t = crate::pioneer::proof::MAX_PROOF_POSITIONS, value_parser = args::count::<usize>())]
+        #[arg(long, default_value_t = crate::pioneer::uses::proof::MAX_PROOF_POSITIONS, value_parser = args::count::<usize>())]
         proof_positions: usize,
         /// Syzygy tablebase folders, separated by ':': every position of a tree that the tables
         /// cover (but the searched position itself) is valued by them.
@@ -205,7 +205,7 @@ pub enum Command {
         /// then a win only where the search sees one too, and no hold where it sees the
         /// attacker decisively behind), with a shallow search (`proof::ESTIMATE_DEPTH` plies)
         /// ordering the proof's moves; 0: the zone model alone, in the zones' order.
-        #[arg(long, default_value_t = crate::pioneer::proof::LEAF_DEPTH, value_parser = clap::value_parser!(u32).range(0..=20))]
+        #[arg(long, default_value_t = crate::pioneer::uses::proof::LEAF_DEPTH, value_parser = clap::value_parser!(u32).range(0..=20))]
         leaf_depth: u32,
         /// With `--epd`: records run at once, each on a thread of its own (the verdicts and
         /// trees are those of one thread; only the times change).

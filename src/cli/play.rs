@@ -185,10 +185,10 @@ impl Table {
                 }
             }
             "plan" => {
-                let report = crate::pioneer::plan::report(
+                let report = crate::pioneer::uses::plan::report(
                     self.game.board(),
                     Some(me),
-                    crate::pioneer::attack::TrajectoryLimits::default(),
+                    crate::pioneer::attacks::attack::TrajectoryLimits::default(),
                 );
                 for line in report.iter().take(8) {
                     say!("{line}");

@@ -9,7 +9,7 @@
 
 use crate::cli::epd::{read_suite, Record};
 use crate::cli::pioneer::{run_study, StudyOptions, StudyRun};
-use crate::pioneer::proof::ProofOutcome;
+use crate::pioneer::uses::proof::ProofOutcome;
 use crate::rules::notation::move_to_san;
 use std::collections::BTreeMap;
 use std::path::Path;

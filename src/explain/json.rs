@@ -16,10 +16,10 @@
 
 use super::report::plan_headline;
 use super::{check_plans, ranked, CheckLimits, PlanCheck, PlanStatus};
-use crate::pioneer::attack::Goal;
-use crate::pioneer::moves::{CheckAnswer, StepRole};
-use crate::pioneer::plan::{checkers_text, counter_text, support_text};
-use crate::pioneer::zone::Analysis;
+use crate::pioneer::attacks::attack::Goal;
+use crate::pioneer::play::moves::{CheckAnswer, StepRole};
+use crate::pioneer::uses::plan::{checkers_text, counter_text, support_text};
+use crate::pioneer::zones::analysis::Analysis;
 use crate::rules::notation::{line_to_san, move_to_san, move_to_uci};
 use crate::rules::{side_name, write_fen, Board, Color, Piece, Square};
 use crate::search::Score;
@@ -86,7 +86,7 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
     let zone = check.zone().map(|i| &analysis.zones[i]);
     let attack = match check.role {
         StepRole::Escape { rejected, .. } => Some(&analysis.rejected[rejected]),
-        StepRole::Linked { link, .. } => Some(analysis.linked[link].main_attack(analysis)),
+        StepRole::Linked { link, .. } => Some(analysis.linked_attack(&analysis.linked[link])),
         StepRole::AnswerCheck { .. } => None,
         _ => Some(
             &zone
@@ -229,7 +229,7 @@ pub fn plans_json(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pioneer::attack::TrajectoryLimits;
+    use crate::pioneer::attacks::attack::TrajectoryLimits;
     use crate::rules::parse_fen;
 
     #[test]

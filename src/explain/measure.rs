@@ -9,7 +9,7 @@
 //! not moves of this position.
 
 use super::{check_plans, claims_win, ranked, run, CheckLimits, PlanStatus};
-use crate::pioneer::zone::Analysis;
+use crate::pioneer::zones::analysis::Analysis;
 use crate::rules::{Board, Move};
 use crate::search::Engine;
 
@@ -69,7 +69,10 @@ pub fn measure_position(
     check: CheckLimits,
     referee: CheckLimits,
 ) -> PositionMeasure {
-    let analysis = Analysis::new(board, crate::pioneer::attack::TrajectoryLimits::default());
+    let analysis = Analysis::new(
+        board,
+        crate::pioneer::attacks::attack::TrajectoryLimits::default(),
+    );
     let checks = check_plans(board, &analysis, check);
     let us = board.side_to_move();
     let top = ranked(&checks)

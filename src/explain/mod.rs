@@ -23,8 +23,9 @@ pub use report::{check_text, checked_plan_lines, checked_report};
 
 use searches::Searches;
 
-use crate::pioneer::moves::{planned_steps, StepRole};
-use crate::pioneer::zone::{Analysis, ZoneOutcome, ZoneVerdict};
+use crate::pioneer::play::moves::{planned_steps, StepRole};
+use crate::pioneer::zones::analysis::{Analysis, ZoneOutcome};
+use crate::pioneer::zones::zone::ZoneVerdict;
 use crate::rules::{Board, Color, Game, Move};
 use crate::search::{Engine, Limits, SearchControl, Silent};
 
@@ -324,7 +325,7 @@ pub fn zone_order(checks: &[PlanCheck]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pioneer::attack::TrajectoryLimits;
+    use crate::pioneer::attacks::attack::TrajectoryLimits;
     use crate::rules::parse_fen;
 
     fn checks(fen: &str) -> (Board, Vec<PlanCheck>) {
@@ -603,7 +604,7 @@ mod tests {
         let check = |mv: Move, score: i32, status: PlanStatus| PlanCheck {
             role: StepRole::AnswerCheck {
                 mv,
-                answer: crate::pioneer::moves::CheckAnswer::KingFlight { to: mv.to },
+                answer: crate::pioneer::play::moves::CheckAnswer::KingFlight { to: mv.to },
             },
             side: Color::White,
             status,

@@ -6,13 +6,13 @@ use super::{
     check_plans, ranked, zone_order, CheckLimits, PlanCheck, PlanStatus, CONFIRM_MARGIN, DECISIVE,
     WIN_MARGIN,
 };
-use crate::pioneer::attack::TrajectoryLimits;
-use crate::pioneer::fork::forks;
-use crate::pioneer::moves::StepRole;
-use crate::pioneer::plan::{
+use crate::pioneer::attacks::attack::TrajectoryLimits;
+use crate::pioneer::play::moves::StepRole;
+use crate::pioneer::uses::plan::{
     checkers_text, fork_text, report_with, step_headline, zone_headline, Section,
 };
-use crate::pioneer::zone::Analysis;
+use crate::pioneer::zones::analysis::Analysis;
+use crate::pioneer::zones::fork::forks;
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::{side_name, Board, Color};
 use crate::search::Score;

@@ -5,7 +5,7 @@
 //! round over a few plans (the claimed wins) is expected to cost.
 
 use super::{run, CheckLimits, PlanCheck, PlanStatus, CONFIRM_MARGIN, DECISIVE};
-use crate::pioneer::moves::StepRole;
+use crate::pioneer::play::moves::StepRole;
 use crate::rules::{Board, Color, Move};
 use crate::search::Engine;
 

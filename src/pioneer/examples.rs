@@ -1,6 +1,8 @@
 //! Test positions rebuilt from the PIONEER chapter's text (its diagrams were not at hand, so each
-//! is a position that has the pieces and relations the text describes), and a master-game
-//! position. Used by the unit tests only; the search and the plans never look at them.
+//! is a position that has the pieces and relations the text describes), a master-game position,
+//! and positions that the tests of more than one file share (a duty, checked where it is found
+//! and where it is relieved). Used by the unit tests only; the search and the plans never look at
+//! them.
 
 /// Diagram 51: White wins the a7 pawn by R e1–a1×a7 after B b1–c2 clears the first rank; Black
 /// needs three moves to defend (K g8–g7 and R h5–h8–a8, or two pawn moves and Rh7).
@@ -21,3 +23,11 @@ pub const RETI: &str = "7K/8/k1P5/7p/8/8/8/8 w - - 0 1";
 /// model on a6, but after 20...Rc6 the bishop is lost (b7 and c8 are covered, and leaving a6
 /// uncovers Ra7 against Qa3).
 pub const FISCHER_SPASSKY_6: &str = "2r2qk1/r2n2p1/p3p2p/2pp4/8/Q3P3/PP2BPPP/2R2RK1 w - - 0 20";
+
+/// The knight d6 alone defends the bishop b7 against the rook b1; White's bishop comes to take
+/// the knight in two moves (c1–a3×d6 or c1–f4×d6).
+pub const DUTY: &str = "3k4/1b6/3n4/8/8/8/8/1RB3K1 b - - 0 1";
+
+/// The rook c8 alone guards e8, where R e1–e8 would mate; White's bishop takes the rook in two
+/// moves (d3–a6×c8).
+pub const GUARD: &str = "2r3k1/5ppp/8/8/8/3B4/5PPP/4R1K1 w - - 0 1";

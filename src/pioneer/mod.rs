@@ -1,49 +1,45 @@
 //! PIONEER: M. M. Botvinnik's trajectories and zones of play (docs/sources.md#pioneer), used three
-//! ways — to explain a position's plans (`plan`, `svg`), to solve studies by a search restricted to
-//! zone moves (`study`), and to guide the main search (`guide`).
+//! ways — to explain a position's plans, to solve studies by a search restricted to zone moves,
+//! and to guide the main search.
 //!
-//! Design note: the module is layered like Botvinnik's multi-level control system.
-//! At the bottom, `trajectory` holds the shortest trajectories of every piece on the empty board as
-//! bundles; `route` lays one on the real board (obstacles, forecast duration); `control` decides
-//! who controls a square by PIONEER's three rules, on top of the exchange model of `rules::see`;
-//! `safety` asks whether a capturing piece gets away afterwards. `attack` builds the attack
-//! trajectories of a root piece against a target (or a pawn to its promotion square), `escape`
-//! finds where the target can run in time, and `reject` records why one is given up. A zone
-//! (`zone`) joins an attack with the opponent's counter-trajectories that arrive in time
-//! (`counter`) and the attacker's support trajectories (`support`); zones sharing a piece are
-//! merged, independent ones weighed with a one-tempo shift, and all ordered for examination. Past
-//! the static zone, `critical` finds where a failing zone can be saved (a square the hindering
-//! piece must pass) and the linked zones that take it, `goal_change` the zones that take the
-//! hindering piece itself, and `mate` the attacks on the king. `fork` finds the trajectories of one
-//! piece that serve two independent zones with a common beginning. `moves` turns the zones into the
-//! moves a side may play; the zone search, the explanations and the search guidance all start from
-//! there, and `admission` says which moves each side may play in a zone search or a proof. Nothing
-//! here knows any particular position: PIONEER's examples live in the tests only (`examples`).
+//! Design note: the module is layered like Botvinnik's multi-level control system, one folder a
+//! level, and reads bottom-up as PIONEER's argument. A file uses files of its own layer or of
+//! lower ones only, and no two files use each other, even through others (`tests/layering.rs`
+//! checks both on the code outside the tests):
+//! 1. `board` — the shortest trajectories of every piece on the empty board (`trajectory`), who
+//!    controls a square by the three rules (`control`), a trajectory laid on the real board with
+//!    its obstacles and forecast duration (`route`), the pieces' letters, names and attack
+//!    squares (`pieces`), and whether a piece arriving on a square mates there (`arrival`);
+//! 2. `rejection` — the four reasons for giving a trajectory up (`reject`): the capturing
+//!    piece's safety (`safety`), the target's escape in time (`escape`), and the duty that
+//!    chains a piece to its place (`duty`);
+//! 3. `attacks` — the attack trajectories of a root piece against material, a promotion square
+//!    (`attack`) or the king (`mate`), each judged for the reasons of rejection;
+//! 4. `counters` — the opponent's counter-trajectories in time (`counter`, gathered in
+//!    `defence`), a tempo gained by a threat on the way (`tempo`), the freeing of a pinned or
+//!    charged target (`immobility`), and the attacker's support trajectories (`support`);
+//! 5. `zones` — a zone joins an attack with the counters and supports (`zone`); the analysis of a
+//!    position gathers the zones of both sides, merges those sharing a piece and weighs
+//!    independent ones with a one-tempo shift (`analysis`); past the static zone, where a failing
+//!    zone can be saved and the linked zones that take it (`critical`), the zones that take the
+//!    hindering piece itself (`goal_change`), and the trajectories of one piece that serve two
+//!    zones with a common beginning (`fork`);
+//! 6. `play` — the moves a side may play (`moves`: zone moves, the answers to a check), which
+//!    moves each side is admitted to in a zone search or a proof (`admission`), and a leaf's
+//!    value by the model (`model_value`);
+//! 7. `uses` — the plans in words (`plan`) and pictures (`svg`), the zone search over studies
+//!    (`study`) and its proof (`proof`), and the main search's guide (`guide`).
+//!
+//! Nothing here knows any particular position: PIONEER's examples live in the tests only
+//! (`examples`).
 
-pub mod admission;
-pub mod attack;
-pub mod control;
-pub mod counter;
-pub mod critical;
-pub mod escape;
-pub mod fork;
-pub mod goal_change;
-pub mod guide;
-pub mod immobility;
-pub mod mate;
-pub mod model_value;
-pub mod moves;
-pub mod plan;
-pub mod proof;
-pub mod reject;
-pub mod route;
-pub mod safety;
-pub mod study;
-pub mod support;
-pub mod svg;
-pub mod tempo;
-pub mod trajectory;
-pub mod zone;
+pub mod attacks;
+pub mod board;
+pub mod counters;
+pub mod play;
+pub mod rejection;
+pub mod uses;
+pub mod zones;
 
 #[cfg(test)]
 pub(crate) mod examples;

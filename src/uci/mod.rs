@@ -119,7 +119,7 @@ pub struct Uci {
 
 /// PIONEER's zone moves of both sides at `root`, as the search's guide (`PioneerGuide`).
 pub fn pioneer_search_guide(root: &Board) -> Guide {
-    let zone_moves = crate::pioneer::guide::root_zone_moves(root);
+    let zone_moves = crate::pioneer::uses::guide::root_zone_moves(root);
     Guide::new(&zone_moves.white, &zone_moves.black)
 }
 
