@@ -65,6 +65,35 @@ fn finished_games_are_named_and_dead_draws_not_searched() {
     );
 }
 
+/// `tropa analyse` ends with PIONEER's plans, one per first move, each checked by the search;
+/// `--no-plans` leaves them out. Réti's study: Black's king takes the c-pawn in time.
+#[test]
+fn analyse_ends_with_the_plans_unless_told_not_to() {
+    let args = [
+        "analyse",
+        "--fen",
+        "7K/8/k1P5/7p/8/8/8/8 w - - 0 1",
+        "--depth",
+        "6",
+    ];
+    let with = stdout(&tropa(&args));
+    let plans: Vec<&str> = with
+        .lines()
+        .skip_while(|l| !l.starts_with("PIONEER's plans"))
+        .skip(1)
+        .collect();
+    assert_eq!(plans.len(), 3, "{with}");
+    assert!(
+        plans[0].contains("Black: K a6–b6×c6 wins the c6 pawn") && plans[0].contains("confirmed"),
+        "{with}"
+    );
+    let without = stdout(&tropa(&[&args[..], &["--no-plans"]].concat()));
+    assert!(
+        without.contains("best move") && !without.contains("PIONEER"),
+        "{without}"
+    );
+}
+
 #[test]
 fn san_is_accepted_where_moves_are_typed() {
     let out = tropa(&["analyse", "--moves", "e4 e5 Nf3", "--depth", "2"]);

@@ -130,6 +130,9 @@ pub enum Command {
         /// Syzygy tablebase folders, separated by ':' (as the UCI option SyzygyPath).
         #[arg(long)]
         syzygy: Option<String>,
+        /// Do not end with PIONEER's plans for the side to move.
+        #[arg(long)]
+        no_plans: bool,
         #[command(flatten)]
         eval: learned::EvalArgs,
     },
@@ -403,6 +406,7 @@ pub fn main() -> i32 {
             threads,
             hash,
             syzygy,
+            no_plans,
             eval,
         }) => eval.network().and_then(|net| {
             tools::analyse(&tools::AnalyseArgs {
@@ -414,6 +418,7 @@ pub fn main() -> i32 {
                 threads,
                 hash,
                 syzygy,
+                plans: !no_plans,
                 net,
             })
         }),

@@ -159,6 +159,8 @@ pub struct AnalyseArgs {
     pub hash: usize,
     /// Syzygy tablebase folders.
     pub syzygy: Option<String>,
+    /// End with PIONEER's plans for the side to move.
+    pub plans: bool,
 }
 
 struct SanReporter {
@@ -243,8 +245,27 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), String> {
     if let Some(best) = result.best {
         say!("best move {}", move_to_san(game.board(), best));
     }
+    if args.plans {
+        // What the position is about, in PIONEER's words: the plans `tropa plan` ranks first,
+        // one per first move, each checked by a search of its own (the hand-crafted
+        // evaluation, as `ShowPlans`).
+        let lines = crate::explain::distinct_plan_lines(
+            game.board(),
+            crate::explain::CheckLimits::default(),
+            ANALYSE_PLANS,
+        );
+        if !lines.is_empty() {
+            say!("PIONEER's plans, best first (tropa plan explains them; --no-plans omits them):");
+            for line in lines {
+                say!("  {line}");
+            }
+        }
+    }
     Ok(())
 }
+
+/// Plans shown at the end of `tropa analyse`.
+const ANALYSE_PLANS: usize = 3;
 
 /// The tables of `--syzygy PATHS`; an error when they cannot be read or there are none.
 pub(crate) fn open_tables(paths: &str) -> Result<crate::tablebases::Tablebases, String> {

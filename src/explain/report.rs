@@ -85,7 +85,7 @@ pub fn checked_plan_lines(board: &Board, limits: CheckLimits, max: usize) -> Vec
     let mut out: Vec<String> = ranked(&checks)
         .into_iter()
         .take(max)
-        .map(|c| format!("{}; {}", plan_headline(&analysis, board, c), check_text(c)))
+        .map(|c| plan_line(&analysis, board, c))
         .collect();
     out.extend(
         forks(board, &analysis, 2)
@@ -93,6 +93,35 @@ pub fn checked_plan_lines(board: &Board, limits: CheckLimits, max: usize) -> Vec
             .map(|f| fork_text(&analysis, f)),
     );
     out
+}
+
+/// The best checked plan of each first move, best first, at most `max` of them: several plans
+/// often begin with the same move (a knight that defends two targets at once), and a reader
+/// looking for ideas wants different moves (`tropa analyse`).
+pub fn distinct_plan_lines(board: &Board, limits: CheckLimits, max: usize) -> Vec<String> {
+    let analysis = Analysis::new(board, TrajectoryLimits::default());
+    let checks = check_plans(board, &analysis, limits);
+    let mut seen = Vec::new();
+    ranked(&checks)
+        .into_iter()
+        .filter(|c| {
+            let first = (c.side, c.first_move);
+            let new = !seen.contains(&first);
+            seen.push(first);
+            new
+        })
+        .take(max)
+        .map(|c| plan_line(&analysis, board, c))
+        .collect()
+}
+
+/// A checked plan in one line: what it does, then what the search made of its first move.
+fn plan_line(analysis: &Analysis, board: &Board, check: &PlanCheck) -> String {
+    format!(
+        "{}; {}",
+        plan_headline(analysis, board, check),
+        check_text(check)
+    )
 }
 
 /// PIONEER's report of `board` with every zone's check by the search (`checks`, made by
