@@ -9,7 +9,7 @@ use crate::datagen::{run, Progress, RunSettings};
 use crate::rules::Color;
 use crate::tablebases::Tablebases;
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -157,5 +157,28 @@ pub fn stats(files: &[PathBuf]) -> Result<(), String> {
             file.dropped
         );
     }
+    Ok(())
+}
+
+/// Runs `tropa datagen-convert`: rewrites a data file (plain or .xz, any version) as a plain
+/// file of the current version, checking that the new file reads back as the same games.
+pub fn convert(input: &Path, output: &Path) -> Result<(), String> {
+    use crate::datagen::format::{image, read, read_path, VERSION};
+    let old = read_path(input).map_err(|e| e.to_string())?;
+    let bytes = image(old.header, &old.games).map_err(|e| format!("{}: {e}", input.display()))?;
+    let new = read(&bytes).map_err(|e| format!("the converted file does not read back: {e}"))?;
+    if new.header != old.header || new.games != old.games {
+        return Err("the converted file reads back as other games; nothing written".into());
+    }
+    crate::util::write_atomically(output, &bytes)
+        .map_err(|e| format!("{}: {e}", output.display()))?;
+    println!(
+        "{}: {} games, {} torn bytes left out; {}: {} bytes, version {VERSION}",
+        input.display(),
+        old.games.len(),
+        old.dropped,
+        output.display(),
+        bytes.len()
+    );
     Ok(())
 }

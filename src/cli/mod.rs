@@ -329,6 +329,14 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Rewrites a `tropa datagen` file (plain or .xz, any version) in the current, compact
+    /// format, as a plain file.
+    DatagenConvert {
+        /// The file to read.
+        input: PathBuf,
+        /// The file to write (atomically).
+        output: PathBuf,
+    },
 }
 
 /// The limits of a search per position (`annotate`, `epd`): one of seconds, nodes or depth.
@@ -560,6 +568,7 @@ pub fn main() -> i32 {
         }),
         Some(Command::Datagen(args)) => datagen::datagen(&args),
         Some(Command::DatagenStats { files }) => datagen::stats(&files),
+        Some(Command::DatagenConvert { input, output }) => datagen::convert(&input, &output),
     };
     match result {
         Ok(()) => 0,

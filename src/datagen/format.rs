@@ -6,21 +6,22 @@
 //! promotion) is applied on reading, so the rule can change without new data. Each game is one
 //! frame with its own length and checksum: a writer killed in the middle of a frame leaves a
 //! torn tail that the reader detects and drops, and `tropa datagen` resumes after the last
-//! whole game. Layout, version 2 (little-endian):
+//! whole game. Layout, version 3 (little-endian):
 //!
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `TropaDG\0` |
-//! | 8 | 2 | format version (2) |
+//! | 8 | 2 | format version (3) |
 //! | 10 | 2 | reserved, 0 |
 //! | 12 | 4 | node limit per move the games were played with |
 //! | 16 | 8 | seed of the run |
 //! | 24 | 8 | the evaluation the games were played with: 0 the hand-crafted one, otherwise the FNV-1a 64 checksum of the net file's bytes |
 //! | 32 | … | frames, one per game |
 //!
-//! Version 1 is the same without the evaluation (frames from byte 24); its runs were all played
-//! with the hand-crafted evaluation, and it is read as such. A version 1 run resumed with the
-//! hand-crafted evaluation stays version 1: the frames are the same in both.
+//! Version 2 has the same header and stores the plies in the fixed coding; version 1 is version 2
+//! without the evaluation (frames from byte 24), its runs all played with the hand-crafted
+//! evaluation and read as such. A run resumed keeps its file's version and coding, and
+//! `tropa datagen-convert` rewrites an older file as version 3.
 //!
 //! A frame: payload length L (u32), FNV-1a 64 checksum of the payload (u64), then the payload:
 //!
@@ -31,16 +32,17 @@
 //! | 1 | F, length of the start FEN |
 //! | F | start FEN (standard castling notation) |
 //! | 2 | P, number of plies (u16) |
-//! | 4P | per ply: move (u16: from + 64·to + 4096·promotion, promotion 0 none, 1 N, 2 B, 3 R, 4 Q; castling king-takes-rook) and the search score (i16, centipawns, side to move's view; mates as the search's ±(32000 − plies)) |
+//! | … | the P plies in the version's coding (`coding`): each the move and the search score (centipawns, side to move's view; mates as the search's ±(32000 − plies)) |
 
-use crate::rules::{is_capture, parse_fen, write_fen, Board, Move, Piece, Square};
+pub use super::coding::{Ply, PlyCoding};
+use crate::rules::{is_capture, parse_fen, write_fen, Board};
 use crate::util::fnv1a64;
 use std::fmt;
 
 /// The file signature.
 pub const MAGIC: [u8; 8] = *b"TropaDG\0";
-/// The format version this Tropa writes (it reads 1 too).
-pub const VERSION: u16 = 2;
+/// The format version this Tropa writes (it reads 1 and 2 too).
+pub const VERSION: u16 = 3;
 /// Bytes of the file header.
 pub const HEADER: usize = 32;
 /// Bytes of a version 1 header.
@@ -149,15 +151,6 @@ impl Outcome {
     }
 }
 
-/// One played ply: the move the search chose and its score.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Ply {
-    /// The move played.
-    pub mv: Move,
-    /// The search score, centipawns from the side to move's view.
-    pub score: i16,
-}
-
 /// One self-play game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
@@ -194,36 +187,10 @@ impl fmt::Display for DataError {
 
 impl std::error::Error for DataError {}
 
-fn encode_move(mv: Move) -> u16 {
-    let promotion = match mv.promotion {
-        None => 0,
-        Some(Piece::Knight) => 1,
-        Some(Piece::Bishop) => 2,
-        Some(Piece::Rook) => 3,
-        Some(_) => 4,
-    };
-    mv.from as u16 | (mv.to as u16) << 6 | promotion << 12
-}
-
-fn decode_move(code: u16) -> Option<Move> {
-    let promotion = match code >> 12 {
-        0 => None,
-        1 => Some(Piece::Knight),
-        2 => Some(Piece::Bishop),
-        3 => Some(Piece::Rook),
-        4 => Some(Piece::Queen),
-        _ => return None,
-    };
-    Some(Move {
-        from: Square::index(usize::from(code & 63)),
-        to: Square::index(usize::from(code >> 6 & 63)),
-        promotion,
-    })
-}
-
 impl GameRecord {
-    /// The game as one frame: length, checksum, payload.
-    pub fn to_frame(&self) -> Vec<u8> {
+    /// The game as one frame in `coding`: length, checksum, payload. A move that is not legal
+    /// is an error in the compact coding.
+    pub fn to_frame(&self, coding: PlyCoding) -> Result<Vec<u8>, String> {
         let fen = write_fen(&self.start, false);
         let mut payload = Vec::with_capacity(8 + fen.len() + 4 * self.plies.len());
         payload.extend_from_slice(&self.index.to_le_bytes());
@@ -233,18 +200,15 @@ impl GameRecord {
         payload.extend_from_slice(fen.as_bytes());
         let plies = &self.plies[..self.plies.len().min(MAX_PLIES)];
         payload.extend_from_slice(&(plies.len() as u16).to_le_bytes());
-        for ply in plies {
-            payload.extend_from_slice(&encode_move(ply.mv).to_le_bytes());
-            payload.extend_from_slice(&ply.score.to_le_bytes());
-        }
+        coding.write(&self.start, plies, &mut payload)?;
         let mut frame = Vec::with_capacity(FRAME_HEADER + payload.len());
         frame.extend_from_slice(&(payload.len() as u32).to_le_bytes());
         frame.extend_from_slice(&fnv1a64(&payload).to_le_bytes());
         frame.extend_from_slice(&payload);
-        frame
+        Ok(frame)
     }
 
-    fn from_payload(payload: &[u8]) -> Result<GameRecord, String> {
+    fn from_payload(payload: &[u8], coding: PlyCoding) -> Result<GameRecord, String> {
         let short = || "payload too short".to_string();
         let index = u32::from_le_bytes(payload.get(..4).ok_or_else(short)?.try_into().unwrap());
         let outcome =
@@ -261,21 +225,7 @@ impl GameRecord {
                 .try_into()
                 .unwrap(),
         );
-        let body = &payload[at + 2..];
-        if body.len() != 4 * usize::from(count) {
-            return Err(format!("{count} plies do not fill {} bytes", body.len()));
-        }
-        let mut board = start.clone();
-        let mut plies = Vec::with_capacity(usize::from(count));
-        for (i, bytes) in body.chunks_exact(4).enumerate() {
-            let code = u16::from_le_bytes([bytes[0], bytes[1]]);
-            let score = i16::from_le_bytes([bytes[2], bytes[3]]);
-            let mv = decode_move(code)
-                .filter(|&mv| board.is_legal(mv))
-                .ok_or_else(|| format!("ply {}: illegal move code {code:#06x}", i + 1))?;
-            board.play_unchecked(mv);
-            plies.push(Ply { mv, score });
-        }
+        let plies = coding.read(&start, usize::from(count), &payload[at + 2..])?;
         Ok(GameRecord {
             index,
             start,
@@ -308,6 +258,8 @@ impl GameRecord {
 pub struct DataFile {
     /// The run the file belongs to.
     pub header: RunHeader,
+    /// How its frames store the plies (by its format version); a resumed run keeps it.
+    pub coding: PlyCoding,
     /// The whole games, in file order.
     pub games: Vec<GameRecord>,
     /// Length of the intact part of the file (header and whole frames).
@@ -331,22 +283,22 @@ pub fn read(bytes: &[u8]) -> Result<DataFile, DataError> {
         return Err(fail("not a Tropa self-play data file (wrong magic)".into()));
     }
     let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+    let coding = PlyCoding::of_version(version).ok_or_else(|| {
+        fail(format!(
+            "data format version {version}, this Tropa reads 1 to {VERSION}"
+        ))
+    })?;
     let (evaluation, mut at) = match version {
         1 => (Evaluation::HandCrafted, HEADER_V1),
-        VERSION => {
+        _ => {
             let code = bytes.get(24..HEADER).ok_or_else(|| {
                 fail(format!(
-                    "{} bytes are too few for a version {VERSION} header",
+                    "{} bytes are too few for a version {version} header",
                     bytes.len()
                 ))
             })?;
             let code = u64::from_le_bytes(code.try_into().unwrap());
             (Evaluation::from_code(code), HEADER)
-        }
-        _ => {
-            return Err(fail(format!(
-                "data format version {version}, this Tropa reads 1 and {VERSION}"
-            )))
         }
     };
     let header = RunHeader {
@@ -356,7 +308,7 @@ pub fn read(bytes: &[u8]) -> Result<DataFile, DataError> {
     };
     let mut games = Vec::new();
     while at < bytes.len() {
-        match frame_at(bytes, at) {
+        match frame_at(bytes, at, coding) {
             Ok((game, next)) => {
                 games.push(game);
                 at = next;
@@ -373,10 +325,23 @@ pub fn read(bytes: &[u8]) -> Result<DataFile, DataError> {
     }
     Ok(DataFile {
         header,
+        coding,
         games,
         intact_len: at,
         dropped: bytes.len() - at,
     })
+}
+
+/// The image of a file of the current version: `header`, then `games` in the compact coding.
+pub fn image(header: RunHeader, games: &[GameRecord]) -> Result<Vec<u8>, String> {
+    let mut bytes = header.to_bytes().to_vec();
+    for game in games {
+        let frame = game
+            .to_frame(PlyCoding::Compact)
+            .map_err(|e| format!("game {}: {e}", game.index))?;
+        bytes.extend(frame);
+    }
+    Ok(bytes)
 }
 
 /// The end of the frame at `at` as its length field says, if the field is there.
@@ -385,14 +350,14 @@ fn frame_len(bytes: &[u8], at: usize) -> Option<usize> {
     Some(at + FRAME_HEADER + u32::from_le_bytes(len.try_into().unwrap()) as usize)
 }
 
-fn frame_at(bytes: &[u8], at: usize) -> Result<(GameRecord, usize), String> {
+fn frame_at(bytes: &[u8], at: usize, coding: PlyCoding) -> Result<(GameRecord, usize), String> {
     let end = frame_len(bytes, at).ok_or("truncated frame header")?;
     let payload = bytes.get(at + FRAME_HEADER..end).ok_or("truncated frame")?;
     let stored = u64::from_le_bytes(bytes[at + 4..at + 12].try_into().unwrap());
     if fnv1a64(payload) != stored {
         return Err("checksum mismatch".into());
     }
-    Ok((GameRecord::from_payload(payload)?, end))
+    Ok((GameRecord::from_payload(payload, coding)?, end))
 }
 
 /// Reads a data file from disk; `.xz` files are decompressed through `xz -dc`.
@@ -446,16 +411,23 @@ mod tests {
         }
     }
 
+    const HEADER_FIELDS: RunHeader = RunHeader {
+        nodes: 5000,
+        seed: 42,
+        evaluation: Evaluation::Net(0xfeed),
+    };
+
     fn file_of(games: &[GameRecord]) -> Vec<u8> {
-        let mut bytes = RunHeader {
-            nodes: 5000,
-            seed: 42,
-            evaluation: Evaluation::Net(0xfeed),
-        }
-        .to_bytes()
-        .to_vec();
+        image(HEADER_FIELDS, games).unwrap()
+    }
+
+    /// A file of an older version: its header and the fixed coding.
+    fn old_file_of(version: u16, games: &[GameRecord]) -> Vec<u8> {
+        let header = HEADER_FIELDS.to_bytes();
+        let mut bytes = header[..if version == 1 { HEADER_V1 } else { HEADER }].to_vec();
+        bytes[8..10].copy_from_slice(&version.to_le_bytes());
         for g in games {
-            bytes.extend(g.to_frame());
+            bytes.extend(g.to_frame(PlyCoding::Fixed).unwrap());
         }
         bytes
     }
@@ -465,22 +437,27 @@ mod tests {
         let game = sample_game();
         let bytes = file_of(&[game.clone(), game.clone()]);
         let file = read(&bytes).unwrap();
-        assert_eq!(file.games, vec![game.clone(), game]);
-        assert_eq!(file.header.nodes, 5000);
-        assert_eq!(file.header.seed, 42);
-        assert_eq!(file.header.evaluation, Evaluation::Net(0xfeed));
+        assert_eq!(file.games, vec![game.clone(), game.clone()]);
+        assert_eq!(file.header, HEADER_FIELDS);
+        assert_eq!(file.coding, PlyCoding::Compact);
         assert_eq!(file.dropped, 0);
-        // 4 bytes a ply plus the frame, FEN and counts.
-        assert!(bytes.len() < HEADER + 2 * (12 + 9 + 60 + 4 * 5));
+        // The compact coding: the move index and one byte of score difference a ply, two for
+        // the last (−50 after −30: −80); the fixed coding of version 2 takes 4 bytes a ply.
+        let old = old_file_of(2, &[game.clone(), game]);
+        assert_eq!(old.len() - bytes.len(), 2 * (4 * 5 - (2 * 5 + 1)));
     }
 
     #[test]
-    fn a_version_1_file_is_read_as_played_with_the_hand_crafted_evaluation() {
+    fn older_versions_are_read_and_version_1_as_played_by_the_hand_crafted_evaluation() {
         let game = sample_game();
-        let v2 = file_of(std::slice::from_ref(&game));
-        let mut v1 = v2[..HEADER_V1].to_vec();
-        v1[8..10].copy_from_slice(&1u16.to_le_bytes());
-        v1.extend_from_slice(&v2[HEADER..]);
+        let v2 = old_file_of(2, std::slice::from_ref(&game));
+        let file = read(&v2).unwrap();
+        assert_eq!(
+            (file.header, file.coding),
+            (HEADER_FIELDS, PlyCoding::Fixed)
+        );
+        assert_eq!(file.games, vec![game.clone()]);
+        let v1 = old_file_of(1, std::slice::from_ref(&game));
         let file = read(&v1).unwrap();
         assert_eq!(file.header.evaluation, Evaluation::HandCrafted);
         assert_eq!((file.header.nodes, file.header.seed), (5000, 42));
@@ -493,6 +470,16 @@ mod tests {
             Evaluation::of(Some(b"net")),
             Evaluation::of(Some(b"other net"))
         );
+    }
+
+    #[test]
+    fn mate_scores_and_wide_swings_survive_the_compact_coding() {
+        let mut game = sample_game();
+        let scores = [31_990, -31_989, i16::MIN, i16::MAX, 0];
+        for (ply, score) in game.plies.iter_mut().zip(scores) {
+            ply.score = score;
+        }
+        assert_eq!(read(&file_of(&[game.clone()])).unwrap().games, vec![game]);
     }
 
     #[test]
@@ -537,12 +524,27 @@ mod tests {
     #[test]
     fn an_illegal_move_is_an_error_not_a_panic() {
         let mut game = sample_game();
-        game.plies[0].mv = Move {
-            from: Square::A1,
-            to: Square::H8,
+        game.plies[0].mv = crate::rules::Move {
+            from: crate::rules::Square::A1,
+            to: crate::rules::Square::H8,
             promotion: None,
         };
-        let bytes = file_of(&[game.clone(), game]);
+        let bytes = old_file_of(2, &[game.clone(), game.clone()]);
         assert!(read(&bytes).unwrap_err().0.contains("illegal move"));
+        assert!(image(HEADER_FIELDS, &[game])
+            .unwrap_err()
+            .contains("a1h8 is not legal"));
+        // A compact frame, not the last, whose move index is past the legal moves.
+        let mut bytes = file_of(&[sample_game(), sample_game()]);
+        let payload = HEADER + FRAME_HEADER;
+        let end = frame_len(&bytes, HEADER).unwrap();
+        let fen_len = usize::from(bytes[payload + 5]);
+        bytes[payload + 6 + fen_len + 2] = 250;
+        let sum = fnv1a64(&bytes[payload..end]);
+        bytes[HEADER + 4..payload].copy_from_slice(&sum.to_le_bytes());
+        assert!(read(&bytes)
+            .unwrap_err()
+            .0
+            .contains("illegal move index 250"));
     }
 }

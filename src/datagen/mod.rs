@@ -7,12 +7,13 @@
 //! run with one thread is reproducible byte for byte, and a resumed run (the output exists)
 //! skips the indices already in the file after dropping a torn last frame.
 
+pub mod coding;
 pub mod format;
 pub mod play;
 
 use crate::eval::nnue::Network;
 use crate::tablebases::Tablebases;
-use format::{Evaluation, RunHeader};
+use format::{Evaluation, PlyCoding, RunHeader};
 use play::{play_game, PlaySettings};
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -60,15 +61,21 @@ pub struct RunSummary {
     pub new_positions: u64,
 }
 
-/// Opens `path` for appending: a new file gets the header; an existing one must belong to the
-/// same run (seed, node limit and evaluation) and loses a torn last frame. Returns the file, the indices
-/// already done and the dropped byte count.
-fn open_output(
-    path: &Path,
-    header: RunHeader,
-) -> Result<(std::fs::File, BTreeSet<u32>, usize), String> {
+/// Where a run's games go: the file, how its frames code the plies, the indices already done
+/// and the bytes of a torn last frame dropped on opening.
+struct Output {
+    file: std::fs::File,
+    coding: PlyCoding,
+    done: BTreeSet<u32>,
+    dropped: usize,
+}
+
+/// Opens `path` for appending: a new file gets the header of the current version; an existing
+/// one must belong to the same run (seed, node limit and evaluation), keeps its version's
+/// coding and loses a torn last frame.
+fn open_output(path: &Path, header: RunHeader) -> Result<Output, String> {
     let name = path.display();
-    let (done, dropped, intact) = match std::fs::read(path) {
+    let (done, dropped, intact, coding) = match std::fs::read(path) {
         Ok(bytes) => {
             let file = format::read(&bytes).map_err(|e| format!("{name}: {e}"))?;
             if file.header != header {
@@ -82,9 +89,11 @@ fn open_output(
                 ));
             }
             let done = file.games.iter().map(|g| g.index).collect();
-            (done, file.dropped, Some(file.intact_len))
+            (done, file.dropped, Some(file.intact_len), file.coding)
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (BTreeSet::new(), 0, None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            (BTreeSet::new(), 0, None, PlyCoding::Compact)
+        }
         Err(e) => return Err(format!("{name}: {e}")),
     };
     let mut file = std::fs::OpenOptions::new()
@@ -100,7 +109,12 @@ fn open_output(
             .write_all(&header.to_bytes())
             .map_err(|e| format!("{name}: {e}"))?,
     }
-    Ok((file, done, dropped))
+    Ok(Output {
+        file,
+        coding,
+        done,
+        dropped,
+    })
 }
 
 /// Runs data generation into `output` until it holds `settings.games` games, adjudicating the
@@ -116,7 +130,12 @@ pub fn run(
         seed: settings.seed,
         evaluation: Evaluation::of(settings.net.as_ref().map(|n| n.to_bytes()).as_deref()),
     };
-    let (file, done, dropped) = open_output(output, header)?;
+    let Output {
+        file,
+        coding,
+        done,
+        dropped,
+    } = open_output(output, header)?;
     let todo: Vec<u32> = (0..settings.games).filter(|i| !done.contains(i)).collect();
     let next = AtomicU64::new(0);
     let file = Mutex::new(file);
@@ -135,11 +154,17 @@ pub fn run(
                         break;
                     }
                     let game = play_game(&mut engine, &settings.play, tables, settings.seed, index);
-                    let frame = game.to_frame();
-                    let written = file
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .write_all(&frame);
+                    // The search plays legal moves only: a frame that cannot be coded is a bug
+                    // to report, not a game to skip silently.
+                    let written = game
+                        .to_frame(coding)
+                        .map_err(|e| format!("game {index}: {e}"))
+                        .and_then(|frame| {
+                            file.lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .write_all(&frame)
+                                .map_err(|e| e.to_string())
+                        });
                     if let Err(e) = written {
                         *error.lock().unwrap_or_else(|e| e.into_inner()) =
                             Some(format!("{}: {e}", output.display()));
