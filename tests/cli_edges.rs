@@ -3,7 +3,7 @@
 //! a bad PGN game is skipped with a warning naming file, game and move, and no progress frames
 //! reach a log.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
@@ -266,4 +266,64 @@ fn study_with_tablebases_proves_the_known_win() {
     assert!(text.contains("proven within 3 plies: White wins"), "{text}");
     assert!(text.contains("valued by the tables"), "{text}");
     refuses_missing_tables(&args);
+}
+
+/// `tropa uci ARGS`, given `commands`, then `quit` once it has answered `bestmove`: what it
+/// printed, and whether it exited cleanly.
+fn uci_until_bestmove(args: &[&str], commands: &str) -> (String, bool) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tropa"))
+        .arg("uci")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(commands.as_bytes()).unwrap();
+    let mut text = String::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        text += &line;
+        text.push('\n');
+        if line.starts_with("bestmove ") {
+            break;
+        }
+    }
+    stdin.write_all(b"quit\n").unwrap();
+    (text, child.wait().unwrap().success())
+}
+
+#[test]
+fn a_fixed_level_plays_a_session_and_a_level_out_of_range_is_refused() {
+    // Below Skill Level 0, as the calibration plays it: the weakened search's few hundred
+    // nodes, whatever the options say; the same search at full strength takes far more.
+    let commands = "setoption name OwnBook value false\nsetoption name Skill Level value 20\n\
+                    position startpos\ngo depth 9\n";
+    let nodes = |text: &str| -> u64 {
+        text.lines()
+            .filter_map(|l| l.split(" nodes ").nth(1)?.split(' ').next()?.parse().ok())
+            .max()
+            .unwrap_or(0)
+    };
+    let (weak, ok) = uci_until_bestmove(&["--level", "-3"], commands);
+    assert!(ok && weak.contains("bestmove "), "{weak}");
+    let (full, ok) = uci_until_bestmove(&[], commands);
+    assert!(ok && full.contains("bestmove "), "{full}");
+    assert!(
+        nodes(&weak) < 1_000 && nodes(&full) > 10_000,
+        "{weak}\n{full}"
+    );
+    for bad in ["25", "-11", "strong"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tropa"))
+            .args(["uci", "--level", bad])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{bad}");
+        assert!(
+            stderr(&out).contains("is not a level from -10 to 20"),
+            "{bad}"
+        );
+    }
 }

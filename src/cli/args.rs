@@ -42,6 +42,17 @@ pub fn seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A strength level, from the weakest (`MIN_LEVEL`) to full strength.
+pub fn strength_level(text: &str) -> Result<f64, String> {
+    use crate::search::strength::{MAX_LEVEL, MIN_LEVEL};
+    match text.parse::<f64>() {
+        Ok(x) if (MIN_LEVEL..=MAX_LEVEL as f64).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "'{text}' is not a level from {MIN_LEVEL} to {MAX_LEVEL}"
+        )),
+    }
+}
+
 /// A weight between 0 and 1.
 pub fn fraction(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {

@@ -50,7 +50,13 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Speak UCI on standard input/output (the default).
-    Uci,
+    Uci {
+        /// Play the whole session at this strength level (-10 to 20, fractions allowed), over
+        /// Skill Level and UCI_Elo: how scripts/calibrate_levels.py measures the levels UCI_Elo
+        /// maps to, below Skill Level 0 too.
+        #[arg(long, value_parser = args::strength_level, allow_negative_numbers = true)]
+        level: Option<f64>,
+    },
     /// Fixed-depth search over the bench positions; last line "N nodes M nps".
     Bench {
         /// Search depth.
@@ -377,35 +383,41 @@ fn check_limits(check_depth: Option<i32>) -> crate::explain::CheckLimits {
 /// Runs the command line; returns the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
-    let result = match cli.command {
-        None | Some(Command::Uci) => {
-            crate::uci::run(&mut std::io::stdin().lock(), crate::uci::Output::stdout());
+    // No subcommand is a UCI session at the options' strength.
+    let command = cli.command.unwrap_or(Command::Uci { level: None });
+    let result = match command {
+        Command::Uci { level } => {
+            crate::uci::run(
+                &mut std::io::stdin().lock(),
+                crate::uci::Output::stdout(),
+                level,
+            );
             Ok(())
         }
-        Some(Command::Bench {
+        Command::Bench {
             depth,
             hash,
             threads,
             pioneer_guide,
             eval,
-        }) => eval.network().map(|net| {
+        } => eval.network().map(|net| {
             bench::run_with(depth, hash, threads, pioneer_guide, net);
         }),
-        Some(Command::Perft {
+        Command::Perft {
             depth,
             fen,
             chess960,
-        }) => tools::perft(depth, fen.as_deref(), chess960),
-        Some(Command::PerftSuite {
+        } => tools::perft(depth, fen.as_deref(), chess960),
+        Command::PerftSuite {
             files,
             max_depth,
             max_nodes,
             threads,
-        }) => tools::perft_suite(&files, max_depth, max_nodes, threads),
-        Some(Command::Eval { fen, eval }) => eval
+        } => tools::perft_suite(&files, max_depth, max_nodes, threads),
+        Command::Eval { fen, eval } => eval
             .network()
             .and_then(|net| tools::eval(fen.as_deref(), net.as_deref())),
-        Some(Command::Analyse {
+        Command::Analyse {
             fen,
             moves,
             depth,
@@ -416,7 +428,7 @@ pub fn main() -> i32 {
             syzygy,
             no_plans,
             eval,
-        }) => eval.network().and_then(|net| {
+        } => eval.network().and_then(|net| {
             tools::analyse(&tools::AnalyseArgs {
                 fen,
                 moves,
@@ -430,14 +442,14 @@ pub fn main() -> i32 {
                 net,
             })
         }),
-        Some(Command::Plan {
+        Command::Plan {
             check_depth,
             measure: Some(games),
             positions,
             referee_depth,
             ..
-        }) => plan_measure::measure(&games, positions, check_limits(check_depth), referee_depth),
-        Some(Command::Plan {
+        } => plan_measure::measure(&games, positions, check_limits(check_depth), referee_depth),
+        Command::Plan {
             fen,
             side,
             svg,
@@ -447,7 +459,7 @@ pub fn main() -> i32 {
             no_check,
             json,
             ..
-        }) => pioneer::plan(
+        } => pioneer::plan(
             fen.as_deref(),
             side.as_deref(),
             svg.as_deref(),
@@ -456,7 +468,7 @@ pub fn main() -> i32 {
             (!no_check).then(|| check_limits(check_depth)),
             json,
         ),
-        Some(Command::Study {
+        Command::Study {
             fen,
             epd,
             depth,
@@ -467,7 +479,7 @@ pub fn main() -> i32 {
             leaf_depth,
             threads,
             eval,
-        }) => eval
+        } => eval
             .network()
             .and_then(|net| {
                 pioneer::StudyOptions::new(
@@ -488,15 +500,15 @@ pub fn main() -> i32 {
                     .to_string()),
                 (None, None) => pioneer::study(fen.as_deref(), &options),
             }),
-        Some(Command::Book { command }) => book::run(command),
-        Some(Command::Annotate {
+        Command::Book { command } => book::run(command),
+        Command::Annotate {
             input,
             output,
             limits,
             threads,
             hash,
             eval,
-        }) => eval.network().and_then(|net| {
+        } => eval.network().and_then(|net| {
             annotate::run(&annotate::AnnotateArgs {
                 input,
                 output,
@@ -506,7 +518,7 @@ pub fn main() -> i32 {
                 net,
             })
         }),
-        Some(Command::Play {
+        Command::Play {
             level,
             clock,
             color,
@@ -514,7 +526,7 @@ pub fn main() -> i32 {
             save,
             hash,
             eval,
-        }) => eval.network().and_then(|net| {
+        } => eval.network().and_then(|net| {
             let save = save.unwrap_or_else(|| {
                 let secs = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
@@ -531,14 +543,14 @@ pub fn main() -> i32 {
                 net,
             })
         }),
-        Some(Command::Epd {
+        Command::Epd {
             file,
             limits,
             threads,
             hash,
             verbose,
             eval,
-        }) => eval.network().and_then(|net| {
+        } => eval.network().and_then(|net| {
             let options = epd::EpdArgs {
                 limits: limits.limits(),
                 threads,
@@ -548,27 +560,27 @@ pub fn main() -> i32 {
             };
             epd::run(&file, &options)
         }),
-        Some(Command::Tune {
+        Command::Tune {
             data,
             epochs,
             learning_rate,
             result_weight,
             limit,
             output,
-        }) => tools::tune(&data, epochs, learning_rate, result_weight, limit, &output),
-        Some(Command::FitWdl {
+        } => tools::tune(&data, epochs, learning_rate, result_weight, limit, &output),
+        Command::FitWdl {
             data,
             limit,
             iterations,
-        }) => wdl_fit::fit(&data, limit, iterations, |line| eprintln!("{line}")).map(|m| {
+        } => wdl_fit::fit(&data, limit, iterations, |line| eprintln!("{line}")).map(|m| {
             println!(
                 "a: [{:.1}, {:.1}], b: [{:.1}, {:.1}]",
                 m.a[0], m.a[1], m.b[0], m.b[1]
             )
         }),
-        Some(Command::Datagen(args)) => datagen::datagen(&args),
-        Some(Command::DatagenStats { files }) => datagen::stats(&files),
-        Some(Command::DatagenConvert { input, output }) => datagen::convert(&input, &output),
+        Command::Datagen(args) => datagen::datagen(&args),
+        Command::DatagenStats { files } => datagen::stats(&files),
+        Command::DatagenConvert { input, output } => datagen::convert(&input, &output),
     };
     match result {
         Ok(()) => 0,

@@ -3,10 +3,12 @@
 //! Design note: a weaker Tropa is the same engine with less sight and less precision, never a
 //! strong engine that throws in random blunders. A level from 0 to 20 (20: full strength) sets
 //! two things: a node budget that doubles every two levels (less sight: tactics a few plies
-//! deep go unseen), and a choice among the best `CANDIDATES` root moves, each searched to the
+//! deep go unseen), and a choice among the best root moves (`candidates`), each searched to the
 //! same depth, drawn with probability proportional to `exp(score / T)` where the temperature
 //! `T` shrinks with the level (less precision: a move a little worse is sometimes preferred, a
-//! move much worse almost never). `UCI_Elo` is turned into a level by `ELO_BY_LEVEL`.
+//! move much worse almost never). `UCI_Elo` is turned into a level by `ELO_BY_LEVEL`. Below
+//! level 0, which `UCI_Elo` alone reaches, the search cannot see much less (a search stops only
+//! after its first iteration), so the choice widens: one candidate more a level.
 
 use super::worker::RootMove;
 use super::{Limits, SearchOptions, SearchResult};
@@ -15,26 +17,38 @@ use crate::rules::Move;
 /// The strongest level: the engine unchanged.
 pub const MAX_LEVEL: i64 = 20;
 
-/// Root moves searched as candidates below full strength.
+/// The weakest level there is. `Skill Level` starts at 0, as Stockfish's does, but `UCI_Elo`
+/// reaches below it: the node budget keeps halving every two levels and the choice grows hotter
+/// (31 nodes and 264 cp at this level).
+pub const MIN_LEVEL: f64 = -10.0;
+
+/// Root moves searched as candidates below full strength, from level 0 up.
 pub const CANDIDATES: usize = 4;
+
+/// Root moves searched as candidates at `level`: `CANDIDATES`, and one more for each level
+/// below 0 (14 at `MIN_LEVEL`).
+pub fn candidates(level: f64) -> usize {
+    CANDIDATES + (-level).clamp(0.0, -MIN_LEVEL).ceil() as usize
+}
 
 /// The measured Elo of some levels, by which `UCI_Elo` is turned into a level (linearly between
 /// them, clamped at the ends). Each point is the `UCI_Elo` setting of Stockfish 15.1 (a scale
 /// Stockfish anchors to CCRL 40/4) plus the Elo difference Tropa, with its default net, scored
-/// against it in 80–100 games at 5+0.05 s (docs/strength-limiting.md); at that control the
-/// levels from about 14 up are bound by the clock rather than their node budget. The points
-/// rise with the level.
-pub const ELO_BY_LEVEL: [(f64, f64); 6] = [
-    (0.0, 1478.0),
-    (4.0, 1656.0),
-    (8.0, 1804.0),
-    (12.0, 1970.0),
-    (16.0, 2024.0),
-    (20.0, 2143.0),
+/// against it in 80 games at 5+0.05 s (`scripts/calibrate_levels.py`,
+/// docs/strength-limiting.md); at that control the levels from about 14 up are bound by the
+/// clock rather than their node budget. The points rise with the level.
+pub const ELO_BY_LEVEL: [(f64, f64); 7] = [
+    (-3.0, 1261.0),
+    (-1.5, 1458.0),
+    (0.0, 1618.0),
+    (5.0, 1826.0),
+    (10.0, 2027.0),
+    (15.0, 2223.0),
+    (20.0, 2489.0),
 ];
 
 /// What the protocol set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StrengthSettings {
     /// `Skill Level`, 0–20.
     pub skill: i64,
@@ -42,6 +56,9 @@ pub struct StrengthSettings {
     pub limit: bool,
     /// `UCI_Elo`.
     pub elo: i64,
+    /// A level fixed for the whole session (`tropa uci --level`), over both options: how the
+    /// calibration plays levels, fractional or below 0, that no option names.
+    pub fixed: Option<f64>,
 }
 
 impl Default for StrengthSettings {
@@ -50,6 +67,7 @@ impl Default for StrengthSettings {
             skill: MAX_LEVEL,
             limit: false,
             elo: 1500,
+            fixed: None,
         }
     }
 }
@@ -57,7 +75,9 @@ impl Default for StrengthSettings {
 impl StrengthSettings {
     /// The level in force (fractional when it comes from `UCI_Elo`); `None` at full strength.
     pub fn level(&self) -> Option<f64> {
-        let level = if self.limit {
+        let level = if let Some(fixed) = self.fixed {
+            fixed.clamp(MIN_LEVEL, MAX_LEVEL as f64)
+        } else if self.limit {
             level_for_elo(self.elo as f64)
         } else {
             self.skill.clamp(0, MAX_LEVEL) as f64
@@ -94,19 +114,20 @@ pub fn level_for_elo(elo: f64) -> f64 {
 }
 
 /// Nodes a search at `level` may use: 1,000 at level 0, doubling every two levels (about a
-/// million at level 19).
+/// million at level 19, 31 at `MIN_LEVEL`).
 pub fn node_budget(level: f64) -> u64 {
     (1000.0 * 2f64.powf(level / 2.0)) as u64
 }
 
-/// The temperature of the choice in centipawns: 120 at level 0, shrinking to 5 at level 19.
+/// The temperature of the choice in centipawns: 120 at level 0, shrinking to 5 at level 19 and
+/// growing to 264 at `MIN_LEVEL`.
 pub fn temperature(level: f64) -> f64 {
     let weakness = 1.0 - level / MAX_LEVEL as f64;
     5.0 + 115.0 * weakness * weakness
 }
 
 /// The limits and options of a weakened search at `level`: the node budget (or the GUI's own
-/// limit, if smaller) and at least `CANDIDATES` lines.
+/// limit, if smaller) and at least `candidates(level)` lines.
 pub fn weaken(limits: &Limits, options: &SearchOptions, level: f64) -> (Limits, SearchOptions) {
     let budget = node_budget(level);
     let limits = Limits {
@@ -114,7 +135,7 @@ pub fn weaken(limits: &Limits, options: &SearchOptions, level: f64) -> (Limits, 
         ..limits.clone()
     };
     let options = SearchOptions {
-        multipv: options.multipv.max(CANDIDATES),
+        multipv: options.multipv.max(candidates(level)),
         ..options.clone()
     };
     (limits, options)
@@ -137,7 +158,7 @@ pub fn pick(result: &mut SearchResult, lines: &[RootMove], level: f64, seed: u64
 pub fn choose(lines: &[RootMove], level: f64, seed: u64) -> Option<Move> {
     let scored: Vec<&RootMove> = lines
         .iter()
-        .take(CANDIDATES)
+        .take(candidates(level))
         .filter(|r| r.score > -super::INFINITY)
         .collect();
     let best = scored.first()?.score;
@@ -182,13 +203,15 @@ mod tests {
             limit: true,
             elo,
             skill: 3,
+            fixed: None,
         };
         let (low, high) = elo_range();
         let default = StrengthSettings::default().elo;
         assert!(low < default && default < high, "{low} {default} {high}");
         // Clamped at both ends: the weakest level below the table, full strength at its top.
-        assert_eq!(elo(low - 300).level(), Some(0.0));
-        assert_eq!(elo(low).level(), Some(0.0));
+        let weakest = Some(ELO_BY_LEVEL[0].0);
+        assert_eq!(elo(low - 300).level(), weakest);
+        assert_eq!(elo(low).level(), weakest);
         assert_eq!(elo(high).level(), None);
         assert_eq!(elo(high + 300).level(), None);
         // Each measured point gives its own level, halfway between two gives the level between.
@@ -205,6 +228,28 @@ mod tests {
         assert!(levels.windows(2).all(|w| w[0] <= w[1]));
         assert!(node_budget(0.0) < node_budget(10.0) && node_budget(10.0) < node_budget(19.0));
         assert!(temperature(0.0) > temperature(10.0) && temperature(10.0) > temperature(19.0));
+        assert!(node_budget(MIN_LEVEL) == 31 && node_budget(MIN_LEVEL) < node_budget(0.0));
+        assert!(temperature(MIN_LEVEL) > temperature(0.0));
+        assert_eq!(
+            (candidates(20.0), candidates(0.0)),
+            (CANDIDATES, CANDIDATES)
+        );
+        assert_eq!(candidates(-0.5), CANDIDATES + 1);
+        assert_eq!(candidates(MIN_LEVEL), CANDIDATES + 10);
+    }
+
+    /// A fixed level rules over both options, within `MIN_LEVEL` and full strength.
+    #[test]
+    fn a_fixed_level_overrides_the_options() {
+        let fixed = |level| StrengthSettings {
+            limit: true,
+            elo: 2000,
+            skill: 5,
+            fixed: Some(level),
+        };
+        assert_eq!(fixed(-4.5).level(), Some(-4.5));
+        assert_eq!(fixed(-40.0).level(), Some(MIN_LEVEL));
+        assert_eq!(fixed(20.0).level(), None);
     }
 
     fn line(mv: &str, score: i32) -> RootMove {

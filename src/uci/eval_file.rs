@@ -89,6 +89,7 @@ mod tests {
         run(
             &mut std::io::Cursor::new(input.as_bytes().to_vec()),
             Output::to(capture.clone()),
+            None,
         );
         capture.take()
     }

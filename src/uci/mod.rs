@@ -434,9 +434,16 @@ fn read_line_capped(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Re
     }
 }
 
-/// Runs the protocol on `input` until `quit` or end of input.
-pub fn run(input: &mut impl BufRead, out: Output) {
+/// Runs the protocol on `input` until `quit` or end of input; `fixed_level` plays the whole
+/// session at that strength level (`tropa uci --level`), whatever the options say.
+pub fn run(input: &mut impl BufRead, out: Output, fixed_level: Option<f64>) {
     let mut uci = Uci::new(out.clone());
+    uci.engine
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .options
+        .strength
+        .fixed = fixed_level;
     let mut buf = Vec::new();
     loop {
         match read_line_capped(input, &mut buf) {
@@ -501,6 +508,7 @@ mod tests {
         run(
             &mut std::io::Cursor::new(input.to_vec()),
             Output::to(capture.clone()),
+            None,
         );
         capture.take()
     }
