@@ -113,7 +113,9 @@ impl PlyCoding {
                     let (zigzagged, used) = read_varint(&bytes[at + 1..])
                         .ok_or_else(|| format!("ply {}: damaged score", i + 1))?;
                     at += 1 + used;
-                    let score = i16::try_from(unzigzag(zigzagged) - i32::from(previous))
+                    // Widened: a damaged varint may hold any 32-bit difference.
+                    let score = i64::from(unzigzag(zigzagged)) - i64::from(previous);
+                    let score = i16::try_from(score)
                         .map_err(|_| format!("ply {}: score out of range", i + 1))?;
                     Ply { mv, score }
                 }
@@ -232,6 +234,22 @@ mod tests {
         }
         assert_eq!(read_varint(&[0x80, 0x80]), None);
         assert_eq!(read_varint(&[0xff, 0xff, 0xff, 0xff, 0x7f]), None);
+    }
+
+    #[test]
+    fn damaged_compact_plies_are_errors_not_panics() {
+        let start = crate::rules::parse_fen(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        let read = |bytes: &[u8]| PlyCoding::Compact.read(&start, 1, bytes).unwrap_err();
+        // The largest difference a varint holds, far outside the scores.
+        assert!(read(&[0, 0xff, 0xff, 0xff, 0xff, 0x0f]).contains("out of range"));
+        assert!(read(&[0, 0x80]).contains("damaged score"));
+        assert!(read(&[20, 0]).contains("illegal move index 20 of 20"));
+        assert!(read(&[]).contains("the frame ends"));
+        assert!(read(&[0, 0, 0]).contains("1 plies take 2 bytes, the frame has 3"));
     }
 
     #[test]

@@ -46,7 +46,7 @@ pub const VERSION: u16 = 3;
 /// Bytes of the file header.
 pub const HEADER: usize = 32;
 /// Bytes of a version 1 header.
-const HEADER_V1: usize = 24;
+pub const HEADER_V1: usize = 24;
 /// Bytes of a frame's length and checksum.
 const FRAME_HEADER: usize = 12;
 /// Longest game a frame can hold (plies).

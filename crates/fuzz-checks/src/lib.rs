@@ -8,8 +8,10 @@
 //! never compiled into the engine.
 
 mod book;
+mod selfplay;
 
 pub use book::{book_file, pgn};
+pub use selfplay::selfplay_file;
 
 use std::time::Instant;
 use tropa::rules::notation::{move_from_san, move_from_uci, move_to_san, move_to_uci};

@@ -104,3 +104,13 @@ fn book_corpus() {
 fn pgn_corpus() {
     replay_with("pgn", tropa_fuzz_checks::pgn, 200, PGN_ALPHABET);
 }
+
+#[test]
+fn selfplay_corpus() {
+    replay_with(
+        "selfplay",
+        tropa_fuzz_checks::selfplay_file,
+        200,
+        BINARY_ALPHABET,
+    );
+}
