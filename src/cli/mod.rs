@@ -335,6 +335,10 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// The search constants an SPSA run may tune, one line each in the SPSA input format of
+    /// OpenBench and scripts/spsa.py (name, int, default, min, max, C_end, R_end); a build
+    /// with the cargo feature `tune` takes them as UCI options.
+    Tunables,
     /// Rewrites a `tropa datagen` file (plain or .xz, any version) in the current, compact
     /// format, as a plain file.
     DatagenConvert {
@@ -581,6 +585,12 @@ pub fn main() -> i32 {
         Command::Datagen(args) => datagen::datagen(&args),
         Command::DatagenStats { files } => datagen::stats(&files),
         Command::DatagenConvert { input, output } => datagen::convert(&input, &output),
+        Command::Tunables => {
+            for tunable in crate::search::params::TUNABLES {
+                println!("{}", tunable.spsa_line());
+            }
+            Ok(())
+        }
     };
     match result {
         Ok(()) => 0,

@@ -100,7 +100,7 @@ fn aspiration_search(
     reporter: &mut dyn Reporter,
 ) {
     let previous = worker.root_moves[pv_index].score;
-    let mut delta = ASPIRATION_DELTA;
+    let mut delta = ASPIRATION_DELTA.get();
     let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE / 2 {
         (
             (previous - delta).max(-INFINITY),

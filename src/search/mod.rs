@@ -18,6 +18,7 @@ pub mod strength;
 pub mod syzygy;
 pub mod time;
 pub mod tt;
+pub mod tunable;
 pub mod wdl;
 mod worker;
 

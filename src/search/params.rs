@@ -1,7 +1,29 @@
 //! Search tunables, gathered in one place. Margins are in centipawns, depths in plies.
+//!
+//! The constants at the end (`tunables!`) are the ones an SPSA run may tune: each is a
+//! `Tunable` read with `.get()`, a constant in a normal build and a UCI option of its own name
+//! in a build with the cargo feature `tune` (`search::tunable`). `TUNABLES` lists them with
+//! their ranges; `tropa tunables` prints them as an SPSA input.
 
-/// First aspiration window half-width around the previous iteration's score.
-pub const ASPIRATION_DELTA: i32 = 20;
+pub use super::tunable::Tunable;
+
+/// Declares each tunable as a constant (or, with the feature `tune`, a static that its UCI
+/// option sets) and lists them all in `TUNABLES`.
+macro_rules! tunables {
+    ($($(#[$doc:meta])* $name:ident = $default:literal, $min:literal..=$max:literal;)*) => {
+        $(
+            $(#[$doc])*
+            #[cfg(not(feature = "tune"))]
+            pub const $name: Tunable = Tunable::new(stringify!($name), $default, $min, $max);
+            $(#[$doc])*
+            #[cfg(feature = "tune")]
+            pub static $name: Tunable = Tunable::new(stringify!($name), $default, $min, $max);
+        )*
+        /// Every tunable constant, in the order of its declaration.
+        pub static TUNABLES: &[&Tunable] = &[$(&$name),*];
+    };
+}
+
 /// Aspiration windows are used from this depth on.
 pub const ASPIRATION_MIN_DEPTH: i32 = 5;
 /// The window's half-width doubles on each failure; past this it is opened fully.
@@ -39,58 +61,24 @@ pub const TIME_EFFORT_BASE: f64 = 1.65;
 /// completed (deep enough to show a meaningful score).
 pub const SINGLE_REPLY_DEPTH: i32 = 8;
 
-/// Reverse futility pruning: a node whose static eval beats beta by this much per ply of
-/// depth left is cut (up to `RFP_MAX_DEPTH`).
-pub const RFP_MARGIN: i32 = 75;
-/// Deepest node where reverse futility pruning applies.
-pub const RFP_MAX_DEPTH: i32 = 8;
-
 /// Null-move pruning from this depth on.
 pub const NMP_MIN_DEPTH: i32 = 3;
-/// Null-move reduction: BASE + depth / DEPTH_DIVISOR + min((eval − beta) / EVAL_DIVISOR, EVAL_MAX).
-pub const NMP_BASE_REDUCTION: i32 = 3;
-/// See `NMP_BASE_REDUCTION`.
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
-/// See `NMP_BASE_REDUCTION`.
-pub const NMP_EVAL_DIVISOR: i32 = 200;
-/// See `NMP_BASE_REDUCTION`.
-pub const NMP_EVAL_MAX: i32 = 3;
 /// From this depth on, a null-move cut-off is verified by a reduced search without null moves
 /// (the guard against zugzwang).
 pub const NMP_VERIFY_DEPTH: i32 = 10;
 
 /// Late-move reductions apply from this depth on.
 pub const LMR_MIN_DEPTH: i32 = 3;
-/// LMR table: reduction = BASE + ln(depth) · ln(moves) / DIVISOR.
-pub const LMR_BASE: f64 = 0.75;
-/// See `LMR_BASE`.
-pub const LMR_DIVISOR: f64 = 2.25;
-/// History score that is worth one ply less (or more) reduction.
-pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 
 /// Late-move pruning: quiet moves after `LMP_BASE + depth²` (halved when not improving) are
 /// skipped, up to this depth.
 pub const LMP_MAX_DEPTH: i32 = 8;
-/// See `LMP_MAX_DEPTH`.
-pub const LMP_BASE: i32 = 3;
 
-/// Futility pruning of quiet moves: skipped when eval + BASE + PER_DEPTH · depth ≤ alpha.
-pub const FUTILITY_BASE: i32 = 90;
-/// See `FUTILITY_BASE`.
-pub const FUTILITY_PER_DEPTH: i32 = 90;
 /// Deepest node where futility pruning applies.
 pub const FUTILITY_MAX_DEPTH: i32 = 8;
 
-/// SEE pruning thresholds per ply of depth, for quiet moves and for captures.
-pub const SEE_QUIET_MARGIN: i32 = -60;
-/// See `SEE_QUIET_MARGIN`.
-pub const SEE_CAPTURE_MARGIN: i32 = -100;
 /// Deepest node where SEE pruning applies.
 pub const SEE_MAX_DEPTH: i32 = 8;
-
-/// Quiescence delta pruning: a capture that cannot lift the score to alpha even with this
-/// margin on top of the victim's value is skipped.
-pub const DELTA_MARGIN: i32 = 150;
 
 /// Internal iterative reduction: nodes without a TT move are searched one ply shallower from
 /// this depth on.
@@ -104,12 +92,49 @@ pub const GUIDE_PLIES: usize = 4;
 
 /// Singular extensions from this depth on.
 pub const SE_MIN_DEPTH: i32 = 8;
-/// The other moves must stay this much per ply of depth below the TT score for the TT move to
-/// count as singular.
-pub const SE_MARGIN: i32 = 2;
 /// The TT entry must come from a search at most this much shallower than the node's.
 pub const SE_TT_DEPTH_MARGIN: i32 = 3;
 
 /// Checks (and singular moves) are extended only within this many times the iteration depth
 /// from the root, so that perpetual checks cannot extend a line without end.
 pub const CHECK_EXTENSION_PLY_FACTOR: usize = 2;
+
+tunables! {
+    /// First aspiration window half-width around the previous iteration's score.
+    ASPIRATION_DELTA = 20, 5..=60;
+    /// Reverse futility pruning: a node whose static eval beats beta by this much per ply of
+    /// depth left is cut (up to `RFP_MAX_DEPTH`).
+    RFP_MARGIN = 75, 30..=150;
+    /// Deepest node where reverse futility pruning applies.
+    RFP_MAX_DEPTH = 8, 4..=12;
+    /// Null-move reduction: BASE + depth / DEPTH_DIVISOR + min((eval − beta) / EVAL_DIVISOR, EVAL_MAX).
+    NMP_BASE_REDUCTION = 3, 1..=5;
+    /// See `NMP_BASE_REDUCTION`.
+    NMP_DEPTH_DIVISOR = 4, 2..=8;
+    /// See `NMP_BASE_REDUCTION`.
+    NMP_EVAL_DIVISOR = 200, 100..=400;
+    /// See `NMP_BASE_REDUCTION`.
+    NMP_EVAL_MAX = 3, 1..=6;
+    /// LMR table: reduction = BASE + ln(depth) · ln(moves) / DIVISOR, both in hundredths.
+    LMR_BASE = 75, 0..=200;
+    /// See `LMR_BASE`.
+    LMR_DIVISOR = 225, 120..=400;
+    /// History score that is worth one ply less (or more) reduction.
+    LMR_HISTORY_DIVISOR = 8192, 2048..=16384;
+    /// See `LMP_MAX_DEPTH`.
+    LMP_BASE = 3, 1..=8;
+    /// Futility pruning of quiet moves: skipped when eval + BASE + PER_DEPTH · depth ≤ alpha.
+    FUTILITY_BASE = 90, 30..=200;
+    /// See `FUTILITY_BASE`.
+    FUTILITY_PER_DEPTH = 90, 30..=200;
+    /// SEE pruning thresholds per ply of depth, for quiet moves and for captures.
+    SEE_QUIET_MARGIN = -60, -150..=-20;
+    /// See `SEE_QUIET_MARGIN`.
+    SEE_CAPTURE_MARGIN = -100, -200..=-40;
+    /// Quiescence delta pruning: a capture that cannot lift the score to alpha even with this
+    /// margin on top of the victim's value is skipped.
+    DELTA_MARGIN = 150, 50..=400;
+    /// The other moves must stay this much per ply of depth below the TT score for the TT move to
+    /// count as singular.
+    SE_MARGIN = 2, 1..=6;
+}

@@ -109,14 +109,16 @@ pub struct Shared<'a> {
     pub tb_hits: &'a AtomicU64,
 }
 
+/// Late-move reductions by depth and move number (`LMR_BASE`, `LMR_DIVISOR`).
 fn lmr_table() -> Vec<[i32; 64]> {
+    let base = f64::from(LMR_BASE.get()) / 100.0;
+    let divisor = f64::from(LMR_DIVISOR.get()) / 100.0;
     (0..=MAX_PLY)
         .map(|depth| {
             let mut row = [0; 64];
             for (moves, r) in row.iter_mut().enumerate().skip(1) {
                 if depth > 0 {
-                    *r =
-                        (LMR_BASE + (depth as f64).ln() * (moves as f64).ln() / LMR_DIVISOR) as i32;
+                    *r = (base + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32;
                 }
             }
             row
@@ -159,6 +161,10 @@ impl Worker {
     /// Prepares a search of `root` reached through the positions whose keys are `game_keys`
     /// (the last key is the root's). `moves` restricts the root moves (UCI `searchmoves`).
     pub fn prepare(&mut self, root: &Board, game_keys: &[u64], moves: &[Move], contempt: i32) {
+        // A tuning build may have changed the LMR constants since the last search.
+        if cfg!(feature = "tune") {
+            self.lmr = lmr_table();
+        }
         self.keys.clear();
         self.keys.extend_from_slice(game_keys);
         if self.keys.last() != Some(&repetition_key(root)) {

@@ -233,6 +233,16 @@ impl Uci {
         if tablebases::OPTIONS.contains(&name) {
             return tablebases::set_option(&mut engine, name, value, &self.out);
         }
+        #[cfg(feature = "tune")]
+        if let (Some(tunable), OptionValue::Int(v)) = (
+            crate::search::params::TUNABLES
+                .iter()
+                .find(|t| t.name == name),
+            &value,
+        ) {
+            // In range: `parse_setoption` checked it against the declaration.
+            return tunable.set(*v as i32);
+        }
         match (name, value) {
             ("Hash", OptionValue::Int(mb)) => {
                 if let Err(e) = engine.set_hash(mb as usize) {

@@ -72,7 +72,7 @@ pub fn declared() -> Vec<OptionSpec> {
     use OptionKind::*;
     // UCI_Elo offers the calibrated range only: no Elo outside it was measured.
     let (elo_min, elo_max) = crate::search::strength::elo_range();
-    vec![
+    let mut specs = vec![
         OptionSpec {
             name: "Hash",
             kind: Spin {
@@ -225,7 +225,19 @@ pub fn declared() -> Vec<OptionSpec> {
                 max: 7,
             },
         },
-    ]
+    ];
+    // A tuning build offers its tunable search constants too (`search::tunable`).
+    if cfg!(feature = "tune") {
+        specs.extend(crate::search::params::TUNABLES.iter().map(|t| OptionSpec {
+            name: t.name,
+            kind: Spin {
+                default: i64::from(t.default),
+                min: i64::from(t.min),
+                max: i64::from(t.max),
+            },
+        }));
+    }
+    specs
 }
 
 /// Splits `setoption name <name> [value <value>]` (the words after `setoption`) and checks the

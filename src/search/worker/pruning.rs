@@ -55,8 +55,8 @@ impl Worker {
 
     /// Reverse futility: the evaluation beats beta by a margin per ply of depth left.
     pub(super) fn reverse_futility(eval: i32, beta: i32, depth: i32, improving: bool) -> bool {
-        depth <= RFP_MAX_DEPTH
-            && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+        depth <= RFP_MAX_DEPTH.get()
+            && eval - RFP_MARGIN.get() * (depth - i32::from(improving)) >= beta
             && !is_mate_score(beta)
     }
 
@@ -88,9 +88,9 @@ impl Worker {
         let mut child = board.null_move()?;
         // A null move is irreversible for repetition purposes.
         child.set_halfmove_clock(0);
-        let r = NMP_BASE_REDUCTION
-            + depth / NMP_DEPTH_DIVISOR
-            + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+        let r = NMP_BASE_REDUCTION.get()
+            + depth / NMP_DEPTH_DIVISOR.get()
+            + ((eval - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_EVAL_MAX.get());
         self.keys.push(repetition_key(&child));
         self.learned_null_move(ply);
         self.frames[ply].moved = None;
@@ -138,15 +138,15 @@ impl Worker {
     ) -> bool {
         let mv = scored.mv;
         if quiet {
-            let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
+            let lmp_limit = (LMP_BASE.get() + depth * depth) / if improving { 1 } else { 2 };
             (depth <= LMP_MAX_DEPTH && moves_searched as i32 >= lmp_limit)
                 || (depth <= FUTILITY_MAX_DEPTH
-                    && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha)
-                || (depth <= SEE_MAX_DEPTH && !see_ge(board, mv, SEE_QUIET_MARGIN * depth))
+                    && eval + FUTILITY_BASE.get() + FUTILITY_PER_DEPTH.get() * depth <= alpha)
+                || (depth <= SEE_MAX_DEPTH && !see_ge(board, mv, SEE_QUIET_MARGIN.get() * depth))
         } else {
             depth <= SEE_MAX_DEPTH
                 && MovePicker::is_bad_capture(scored.score)
-                && !see_ge(board, mv, SEE_CAPTURE_MARGIN * depth)
+                && !see_ge(board, mv, SEE_CAPTURE_MARGIN.get() * depth)
         }
     }
 
@@ -175,7 +175,7 @@ impl Worker {
         }) else {
             return Singular::No;
         };
-        let singular_beta = hit.score - SE_MARGIN * depth;
+        let singular_beta = hit.score - SE_MARGIN.get() * depth;
         self.frames[ply].excluded = Some(mv);
         let score = self.negamax(
             board,
@@ -229,10 +229,10 @@ impl Worker {
             reduction -= i32::from(
                 Some(mv) == ctx.killers[0] || Some(mv) == ctx.killers[1] || Some(mv) == ctx.counter,
             );
-            reduction -= scored
-                .score
-                .clamp(-2 * LMR_HISTORY_DIVISOR, 2 * LMR_HISTORY_DIVISOR)
-                / LMR_HISTORY_DIVISOR;
+            reduction -= scored.score.clamp(
+                -2 * LMR_HISTORY_DIVISOR.get(),
+                2 * LMR_HISTORY_DIVISOR.get(),
+            ) / LMR_HISTORY_DIVISOR.get();
         }
         reduction.min(new_depth - 1).max(0)
     }

@@ -113,7 +113,7 @@ impl Worker {
                     continue;
                 }
                 let victim = board.piece_on(mv.to).map_or(100, crate::rules::piece_value);
-                if mv.promotion.is_none() && e + victim + DELTA_MARGIN <= best.alpha {
+                if mv.promotion.is_none() && e + victim + DELTA_MARGIN.get() <= best.alpha {
                     continue;
                 }
             }

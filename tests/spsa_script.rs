@@ -1,0 +1,69 @@
+//! `scripts/spsa.py`, the SPSA tuner of the search constants, driven by a stand-in match runner
+//! whose result depends on the values alone: the engine whose RFP_MARGIN is nearer 100 wins
+//! every game. The tuner must walk from 75 towards 100, record every iteration, resume where
+//! it stopped and refuse another run's state.
+
+mod common;
+
+use std::path::Path;
+
+/// A match runner with the real one's arguments and final line.
+const FAKE_RUNNER: &str = r#"
+import argparse, re
+ap = argparse.ArgumentParser(allow_abbrev=False)
+ap.add_argument("--a-opt", action="append", default=[])
+ap.add_argument("--b-opt", action="append", default=[])
+ap.add_argument("--games", type=int)
+args, _ = ap.parse_known_args()
+def margin(options):
+    return int(dict(o.split("=", 1) for o in options)["RFP_MARGIN"])
+a, b = abs(margin(args.a_opt) - 100), abs(margin(args.b_opt) - 100)
+w, d, l = (args.games, 0, 0) if a < b else (0, 0, args.games) if a > b else (0, args.games, 0)
+print(f"FINAL games {args.games}  W {w}  D {d}  L {l}  score 50.0%")
+"#;
+
+fn spsa(dir: &Path, extra: &[&str]) -> (bool, String) {
+    let runner = dir.join("runner.py");
+    std::fs::write(&runner, FAKE_RUNNER).unwrap();
+    let params = dir.join("params.txt");
+    std::fs::write(&params, "RFP_MARGIN, int, 75, 30, 150, 6, 0.5\n").unwrap();
+    let openings = dir.join("openings.epd");
+    std::fs::write(&openings, "").unwrap();
+    let (engine, out) = (env!("CARGO_BIN_EXE_tropa"), dir.join("run"));
+    let mut args = vec![
+        engine,
+        "--params",
+        params.to_str().unwrap(),
+        "--iterations",
+        "60",
+        "--out",
+        out.to_str().unwrap(),
+        "--match",
+        runner.to_str().unwrap(),
+        "--openings",
+        openings.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    common::script("spsa.py", &args)
+}
+
+#[test]
+fn spsa_walks_towards_the_better_value_and_resumes() {
+    let dir = common::temp_dir("spsa", "walk");
+    let (ok, out) = spsa(&dir, &["--stop-after", "20"]);
+    assert!(ok && out.contains("20 of 60 iterations"), "{out}");
+    let (ok, out) = spsa(&dir, &[]);
+    assert!(ok && out.contains("60 of 60 iterations"), "{out}");
+    let value: i32 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("RFP_MARGIN, "))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!((92..=108).contains(&value), "{out}");
+    let log = std::fs::read_to_string(dir.join("run/iterations.tsv")).unwrap();
+    assert_eq!(log.lines().count(), 61, "{log}");
+    // Another run's state is not continued.
+    let (ok, out) = spsa(&dir, &["--seed", "2"]);
+    assert!(!ok && out.contains("belongs to another run"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
