@@ -26,9 +26,10 @@ session: `Skill Level` names only the whole levels from 0, while `UCI_Elo` reach
 
 import argparse
 import os
-import re
 import subprocess
 import sys
+
+import sprt_stats
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TEAM = os.path.join(HERE, "..", "..", "shared")
@@ -36,23 +37,19 @@ MATCH = os.path.join(TEAM, "tools", "match.py")
 OPENINGS = os.path.join(TEAM, "data", "openings", "8moves_v3_sample1000.pgn")
 # Stockfish 15.1's `UCI_Elo` range.
 ANCHOR_MIN, ANCHOR_MAX = 1350, 2850
-FINAL = re.compile(r"games (\d+)\s+W (\d+)\s+D (\d+)\s+L (\d+)\s+score ([\d.]+)%\s+"
-                   r"elo ([+-][\d.inf]+) \[([+-][\d.inf]+), ([+-][\d.inf]+)\]")
 
 
 def last_result(path):
     """(games, W, D, L, score %, elo, low, high) of the last result line of a match log."""
-    found = None
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            m = FINAL.search(line)
-            if m:
-                found = m
-    if found is None:
+    try:
+        counts = sprt_stats.last_counts(path)
+    except ValueError as e:
+        sys.exit(f"calibrate_levels: {path}: {e}")
+    if counts is None or counts["w"] + counts["d"] + counts["l"] == 0:
         sys.exit(f"calibrate_levels: no result in {path}")
-    g = found.groups()
-    return (int(g[0]), int(g[1]), int(g[2]), int(g[3]), float(g[4]),
-            float(g[5]), float(g[6]), float(g[7]))
+    score, elo, low, high = sprt_stats.elo_interval(counts)
+    w, d, l = counts["w"], counts["d"], counts["l"]
+    return (w + d + l, w, d, l, 100 * score, elo, low, high)
 
 
 def play(args, name, tropa, tropa_options, anchor, games, seed):

@@ -29,6 +29,8 @@ import struct
 import subprocess
 import sys
 
+from atomic_file import write_atomically
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 COLUMNS = ["chunk", "sha256", "bytes", "run", "run_end", "engine_commit", "nodes", "seed",
            "games", "plies", "quiet_positions", "note"]
@@ -83,15 +85,6 @@ def read_manifest(folder):
         return []
     with open(manifest_path(folder), newline="") as f:
         return list(csv.DictReader(f, delimiter="\t"))
-
-
-def write_atomically(path, data):
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
 
 
 def write_manifest(folder, rows):

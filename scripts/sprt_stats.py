@@ -7,13 +7,59 @@ normal approximation of the per-game score (wins 1, draws 0.5, losses 0); the SP
 game pairs (each opening played with both colours), whose five outcomes 0, 0.25, …, 1 make the
 variance honest when the openings are unbalanced, and tests the mean pair score against the
 logistic scores of the two hypotheses with the usual normal approximation of the log-likelihood
-ratio. alpha = beta = 0.05, so the bounds are ±2.94.
+ratio. alpha = beta = 0.05, so the bounds are ±2.94. The runner's result lines are read back by
+`last_counts` (a log) and `final_counts` (any lines), for the scripts that drive it.
 """
 
 import math
+import re
 
 ALPHA = 0.05
 BETA = 0.05
+
+# A result line of the match runner, after the game count: W, D, L, the pair counts, the time
+# forfeits and failures of each side, and the smallest clock each engine had (if printed).
+LINE = re.compile(
+    r"games (\d+)\s+W (\d+)\s+D (\d+)\s+L (\d+).*?penta \[([\d, ]+)\]"
+    r"\s+forfeits\(time\) A (\d+) B (\d+)\s+failures A (\d+) B (\d+)(?:\s+min-clock (.*?))?"
+    r"(?:\s+LLR|$)"
+)
+CLOCK = re.compile(r"(\S+) ([\d.]+)s")
+
+
+def final_counts(lines):
+    """The counts of the last `games …` line among `lines` (a `FINAL ` before it is allowed), as
+    `summary` takes them; None if there is no such line, ValueError if it cannot be read."""
+    last = None
+    for line in lines:
+        text = line.strip()
+        if text.startswith("FINAL "):
+            text = text[len("FINAL "):]
+        if text.startswith("games "):
+            last = text
+    if last is None:
+        return None
+    m = LINE.search(last)
+    if not m:
+        raise ValueError(f"cannot read the result line: {last[:80]}")
+    w, d, l = (int(m.group(i)) for i in (2, 3, 4))
+    return {
+        "w": w,
+        "d": d,
+        "l": l,
+        "penta": [int(x) for x in m.group(5).split(",")],
+        "time_a": int(m.group(6)),
+        "time_b": int(m.group(7)),
+        "fail_a": int(m.group(8)),
+        "fail_b": int(m.group(9)),
+        "min_clock": {k: float(v) for k, v in CLOCK.findall(m.group(10) or "")},
+    }
+
+
+def last_counts(path):
+    """`final_counts` of the log at `path`."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return final_counts(f)
 
 
 def elo_from_score(score):
@@ -48,6 +94,18 @@ def llr(penta, elo0, elo1):
     return ratio, "continue"
 
 
+def elo_interval(counts):
+    """The score (0 to 1) of `counts` (w, d, l; at least one game), its Elo difference and the
+    95% interval of that."""
+    w, d, l = counts["w"], counts["d"], counts["l"]
+    games = w + d + l
+    score = (w + 0.5 * d) / games
+    variance = (w * (1 - score) ** 2 + d * (0.5 - score) ** 2 + l * score ** 2) / games
+    error = math.sqrt(variance / games) if games > 1 else 0.5
+    low, high = elo_from_score(score - 1.96 * error), elo_from_score(score + 1.96 * error)
+    return score, elo_from_score(score), low, high
+
+
 def summary(counts, sprt=None):
     """The one-line summary of a match: `counts` has w, d, l, penta, time_a, time_b, fail_a,
     fail_b and min_clock (engine name → smallest clock in seconds); `sprt` is (elo0, elo1) or
@@ -56,13 +114,10 @@ def summary(counts, sprt=None):
     games = w + d + l
     if games == 0:
         return "no games"
-    score = (w + 0.5 * d) / games
-    variance = (w * (1 - score) ** 2 + d * (0.5 - score) ** 2 + l * score ** 2) / games
-    error = math.sqrt(variance / games) if games > 1 else 0.5
-    low, high = elo_from_score(score - 1.96 * error), elo_from_score(score + 1.96 * error)
+    score, elo, low, high = elo_interval(counts)
     los = 0.5 * (1 + math.erf((w - l) / math.sqrt(2 * (w + l)))) if w + l else 0.5
     line = (f"games {games}  W {w}  D {d}  L {l}  score {100 * score:.1f}%  "
-            f"elo {elo_from_score(score):+.1f} [{low:+.1f}, {high:+.1f}]  LOS {100 * los:.1f}%  "
+            f"elo {elo:+.1f} [{low:+.1f}, {high:+.1f}]  LOS {100 * los:.1f}%  "
             f"penta {counts['penta']}  forfeits(time) A {counts['time_a']} B {counts['time_b']}  "
             f"failures A {counts['fail_a']} B {counts['fail_b']}")
     if counts["min_clock"]:

@@ -13,46 +13,9 @@ after every game).
 """
 
 import argparse
-import re
 import sys
 
 import sprt_stats
-
-LINE = re.compile(
-    r"games (\d+)\s+W (\d+)\s+D (\d+)\s+L (\d+).*?penta \[([\d, ]+)\]"
-    r"\s+forfeits\(time\) A (\d+) B (\d+)\s+failures A (\d+) B (\d+)(?:\s+min-clock (.*?))?"
-    r"(?:\s+LLR|$)"
-)
-CLOCK = re.compile(r"(\S+) ([\d.]+)s")
-
-
-def last_counts(path):
-    """The counts of the last `games …` line of the log at `path`, or None if it has none."""
-    last = None
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            text = line.strip()
-            if text.startswith("FINAL "):
-                text = text[len("FINAL "):]
-            if text.startswith("games "):
-                last = text
-    if last is None:
-        return None
-    m = LINE.search(last)
-    if not m:
-        sys.exit(f"sprt_sum: {path}: cannot read its last line: {last[:80]}")
-    w, d, l = (int(m.group(i)) for i in (2, 3, 4))
-    return {
-        "w": w,
-        "d": d,
-        "l": l,
-        "penta": [int(x) for x in m.group(5).split(",")],
-        "time_a": int(m.group(6)),
-        "time_b": int(m.group(7)),
-        "fail_a": int(m.group(8)),
-        "fail_b": int(m.group(9)),
-        "min_clock": {k: float(v) for k, v in CLOCK.findall(m.group(10) or "")},
-    }
 
 
 def add(total, part):
@@ -72,9 +35,11 @@ def main():
              "fail_a": 0, "fail_b": 0, "min_clock": {}}
     for path in args.logs:
         try:
-            part = last_counts(path)
+            part = sprt_stats.last_counts(path)
         except OSError as e:
             sys.exit(f"sprt_sum: {path}: {e.strerror}")
+        except ValueError as e:
+            sys.exit(f"sprt_sum: {path}: {e}")
         if part is None:
             sys.exit(f"sprt_sum: {path}: no 'games' line (not a match.py log?)")
         print(f"{path}: {part['w'] + part['d'] + part['l']} games, penta {part['penta']}")

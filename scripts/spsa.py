@@ -29,15 +29,16 @@ import json
 import math
 import os
 import random
-import re
 import subprocess
 import sys
+
+import sprt_stats
+from atomic_file import write_atomically
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TEAM = os.path.join(HERE, "..", "..", "shared")
 MATCH = os.path.join(TEAM, "tools", "match.py")
 OPENINGS = os.path.join(TEAM, "data", "openings", "8moves_v3_sample1000.pgn")
-RESULT = re.compile(r"games (\d+)\s+W (\d+)\s+D (\d+)\s+L (\d+)")
 
 
 def read_params(path):
@@ -100,21 +101,14 @@ def play(args, params, devs, bases, seed):
         for p, x in zip(params, values):
             command += [side, f"{p['name']}={option_value(p, x)}"]
     out = subprocess.run(command, capture_output=True, text=True)
-    found = RESULT.findall(out.stdout)
-    if out.returncode != 0 or not found:
+    try:
+        counts = sprt_stats.final_counts(out.stdout.splitlines())
+    except ValueError:
+        counts = None
+    if out.returncode != 0 or counts is None:
         sys.exit(f"spsa: the match runner failed ({out.returncode}): "
                  f"{(out.stderr or out.stdout).strip()[-600:]}")
-    games, wins, draws, losses = (int(x) for x in found[-1])
-    return wins, draws, losses
-
-
-def write_atomically(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    return counts["w"], counts["d"], counts["l"]
 
 
 def main():
@@ -164,11 +158,11 @@ def main():
         with open(log_path) as f:
             lines = f.readlines()
         kept = lines[:1] + [l for l in lines[1:] if int(l.split("\t")[0]) <= state["done"]]
-        write_atomically(log_path, "".join(kept))
+        write_atomically(log_path, "".join(kept).encode())
     if state["done"] == 0:
         header = ["iteration", "wins", "draws", "losses"]
         header += [f"{p['name']}:{x}" for p in params for x in ("c", "r", "flip", "value")]
-        write_atomically(log_path, "\t".join(header) + "\n")
+        write_atomically(log_path, ("\t".join(header) + "\n").encode())
     played = 0
     while state["done"] < args.iterations and (args.stop_after is None
                                                or played < args.stop_after):
@@ -196,7 +190,7 @@ def main():
             row += [f"{c:.4f}", f"{r:.6f}", flip, f"{value:.4f}"]
         with open(log_path, "a") as f:
             f.write("\t".join(str(x) for x in row) + "\n")
-        write_atomically(state_path, json.dumps(state, indent=1) + "\n")
+        write_atomically(state_path, (json.dumps(state, indent=1) + "\n").encode())
         played += 1
     print(f"{state['done']} of {args.iterations} iterations, dev W {state['wins']} "
           f"D {state['draws']} L {state['losses']}")

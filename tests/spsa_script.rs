@@ -19,7 +19,10 @@ def margin(options):
     return int(dict(o.split("=", 1) for o in options)["RFP_MARGIN"])
 a, b = abs(margin(args.a_opt) - 100), abs(margin(args.b_opt) - 100)
 w, d, l = (args.games, 0, 0) if a < b else (0, 0, args.games) if a > b else (0, args.games, 0)
-print(f"FINAL games {args.games}  W {w}  D {d}  L {l}  score 50.0%")
+pairs = args.games // 2
+penta = [pairs if l else 0, 0, pairs if d else 0, 0, pairs if w else 0]
+print(f"FINAL games {args.games}  W {w}  D {d}  L {l}  score 50.0%  elo +0.0 [-1.0, +1.0]  "
+      f"LOS 50.0%  penta {penta}  forfeits(time) A 0 B 0  failures A 0 B 0")
 "#;
 
 fn spsa(dir: &Path, extra: &[&str]) -> (bool, String) {

@@ -13,7 +13,7 @@
 //! density".
 
 use crate::rules::notation::move_to_uci;
-use crate::rules::{legal_moves, Board, Move, Piece, Square};
+use crate::rules::{Board, Move, Piece, Square};
 
 /// One played ply: the move the search chose and its score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,8 +57,9 @@ impl PlyCoding {
             PlyCoding::Compact => {
                 let mut board = start.clone();
                 let mut previous = 0i16;
+                let mut codes = Vec::with_capacity(64);
                 for (i, ply) in plies.iter().enumerate() {
-                    let codes = sorted_codes(&board);
+                    sorted_codes(&board, &mut codes);
                     let index = codes.binary_search(&encode_move(ply.mv)).map_err(|_| {
                         let uci = move_to_uci(&board, ply.mv, true);
                         format!("ply {}: {uci} is not legal", i + 1)
@@ -81,6 +82,7 @@ impl PlyCoding {
         let mut plies = Vec::with_capacity(count);
         let mut at = 0;
         let mut previous = 0i16;
+        let mut codes = Vec::with_capacity(64);
         for i in 0..count {
             let ply = match self {
                 PlyCoding::Fixed => {
@@ -99,7 +101,7 @@ impl PlyCoding {
                     let index = *bytes
                         .get(at)
                         .ok_or_else(|| format!("ply {}: the frame ends", i + 1))?;
-                    let codes = sorted_codes(&board);
+                    sorted_codes(&board, &mut codes);
                     let mv = codes
                         .get(usize::from(index))
                         .and_then(|&code| decode_move(code))
@@ -134,11 +136,15 @@ impl PlyCoding {
     }
 }
 
-/// The legal moves' 16-bit codes in ascending order: the compact coding's move index.
-fn sorted_codes(board: &Board) -> Vec<u16> {
-    let mut codes: Vec<u16> = legal_moves(board).into_iter().map(encode_move).collect();
+/// The legal moves' 16-bit codes of `board` in ascending order (the compact coding's move
+/// index), into `codes`, which a game's plies reuse: a whole data set is read this way.
+fn sorted_codes(board: &Board, codes: &mut Vec<u16>) {
+    codes.clear();
+    board.generate_moves(|moves| {
+        codes.extend(moves.into_iter().map(encode_move));
+        false
+    });
     codes.sort_unstable();
-    codes
 }
 
 /// A move's 16-bit code: from + 64·to + 4096·promotion (0 none, 1 N, 2 B, 3 R, 4 Q; castling

@@ -1,22 +1,18 @@
 //! Search tunables, gathered in one place. Margins are in centipawns, depths in plies.
 //!
 //! The constants at the end (`tunables!`) are the ones an SPSA run may tune: each is a
-//! `Tunable` read with `.get()`, a constant in a normal build and a UCI option of its own name
-//! in a build with the cargo feature `tune` (`search::tunable`). `TUNABLES` lists them with
+//! `Tunable` read with `.get()`, fixed in a normal build and a UCI option of its own name in a
+//! build with the cargo feature `tune` (`search::tunable`). `TUNABLES` lists them with
 //! their ranges; `tropa tunables` prints them as an SPSA input.
 
 pub use super::tunable::Tunable;
 
-/// Declares each tunable as a constant (or, with the feature `tune`, a static that its UCI
-/// option sets) and lists them all in `TUNABLES`.
+/// Declares each tunable as a static (immutable in a normal build, so its reads fold to the
+/// default; set by its UCI option with the feature `tune`) and lists them all in `TUNABLES`.
 macro_rules! tunables {
     ($($(#[$doc:meta])* $name:ident = $default:literal, $min:literal..=$max:literal;)*) => {
         $(
             $(#[$doc])*
-            #[cfg(not(feature = "tune"))]
-            pub const $name: Tunable = Tunable::new(stringify!($name), $default, $min, $max);
-            $(#[$doc])*
-            #[cfg(feature = "tune")]
             pub static $name: Tunable = Tunable::new(stringify!($name), $default, $min, $max);
         )*
         /// Every tunable constant, in the order of its declaration.

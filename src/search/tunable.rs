@@ -1,9 +1,9 @@
 //! A search constant that an SPSA run may tune (`params::TUNABLES`).
 //!
-//! Design note: in a normal build a tunable is a `const` whose `get` the compiler folds into
-//! the code, so the engine is as fast as with a plain constant. Built with the cargo feature
-//! `tune`, the same names are statics holding an atomic value that the UCI option of the same
-//! name sets (`setoption name RFP_MARGIN value 80`), which is how a tuner plays two sets of
+//! Design note: in a normal build a tunable holds only its default, an immutable static whose
+//! `get` the compiler folds into the code, so the engine is as fast as with a plain constant.
+//! Built with the cargo feature `tune`, it also holds an atomic value that the UCI option of the
+//! same name sets (`setoption name RFP_MARGIN value 80`), which is how a tuner plays two sets of
 //! values against each other without a rebuild. The value is read with relaxed ordering: a
 //! search only starts after `setoption` has returned.
 

@@ -9,9 +9,7 @@
 //! is read must account for every byte, and its games must write in the current format and
 //! read back the same.
 
-use tropa::datagen::format::{
-    image, read, Evaluation, PlyCoding, RunHeader, HEADER, HEADER_V1, MAGIC,
-};
+use tropa::datagen::format::{image, read, Evaluation, PlyCoding, RunHeader, HEADER, HEADER_V1};
 use tropa::util::fnv1a64;
 
 /// The self-play data reader (`datagen::format::read`), each input as it comes and laid out
@@ -32,7 +30,6 @@ fn well_formed(data: &[u8]) -> Vec<u8> {
         evaluation: Evaluation::HandCrafted,
     };
     let mut bytes = header.to_bytes()[..if version == 1 { HEADER_V1 } else { HEADER }].to_vec();
-    bytes[..8].copy_from_slice(&MAGIC);
     bytes[8..10].copy_from_slice(&version.to_le_bytes());
     let mut rest = rest;
     while let Some((&len, tail)) = rest.split_first() {
