@@ -190,7 +190,14 @@ const PIONEER_LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "zones",
-        &["zone", "critical", "analysis", "goal_change", "fork"],
+        &[
+            "zone",
+            "critical",
+            "analysis",
+            "goal_change",
+            "fork",
+            "combination",
+        ],
     ),
     ("play", &["moves", "admission", "model_value"]),
     ("uses", &["study", "proof", "plan", "svg", "guide"]),

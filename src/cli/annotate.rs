@@ -5,8 +5,9 @@
 //! chances from the position before it to the position after it, with lichess's curve
 //! (chances = 2 / (1 + e^(-0.00368208 cp)) - 1, from -1 to +1) and lichess's thresholds: a fall
 //! of 0.1 is an inaccuracy (?!, `$6`), 0.2 a mistake (?, `$2`), 0.3 a blunder (??, `$4`). A
-//! marked move gets the engine's line as a variation; at a mistake or blunder PIONEER's first
-//! plan for the mover is quoted, the turning point's idea. Each position's evaluation follows its
+//! marked move gets the engine's line as a variation; at a mistake or blunder PIONEER names the
+//! combination the better move was, when it is one of PIONEER's (`zones::combination`: "31.Nh5+
+//! was a decoy: …"), and otherwise quotes its first plan for the mover, the turning point's idea. Each position's evaluation follows its
 //! move as `[%eval 0.35]` or `[%eval #-3]` (White's view, pawns), which lichess, ChessBase and
 //! python-chess read. Games are shared out over threads, a game per thread at a time.
 
@@ -207,7 +208,7 @@ fn annotate_game(
                 move_to_san(board, best)
             ));
             if j >= Judgement::Mistake {
-                comment.extend(pioneer_plan(board));
+                comment.extend(missed_combination(board, best).or_else(|| pioneer_plan(board)));
             }
         }
         tokens.push(token);
@@ -233,6 +234,31 @@ fn annotate_game(
     text.push_str("\n\n");
     text.push_str(&wrap(&tokens));
     (text, tally)
+}
+
+/// The combination PIONEER sees in the better move `best`, as a comment sentence: "PIONEER:
+/// 31.Nh5+ was a decoy: N g3–h5 offers the knight to the pawn on g6, …" (`None` when the move is
+/// none of its combinations).
+fn missed_combination(board: &Board, best: Move) -> Option<String> {
+    use crate::pioneer::zones::combination::{combination_text, combinations};
+    let analysis = crate::pioneer::zones::analysis::Analysis::new(
+        board,
+        crate::pioneer::attacks::attack::TrajectoryLimits::default(),
+    );
+    let c = combinations(board, &analysis)
+        .into_iter()
+        .find(|c| c.mv == best)?;
+    let text = combination_text(&analysis, board, &c);
+    // "White: Q h6×h7 removes …" without the side, which the move number tells.
+    let text = text
+        .split_once(": ")
+        .map_or(text.as_str(), |(_, rest)| rest);
+    let number = line_to_numbered_san(board, &[best]);
+    Some(format!(
+        "PIONEER: {number} was a {}: {}.",
+        c.method.name(),
+        text.replace('}', ")")
+    ))
 }
 
 /// PIONEER's first plan for the side to move, as a comment sentence.
@@ -375,6 +401,27 @@ mod tests {
             text.split_whitespace().collect::<Vec<_>>().join(" "),
             format!("( {line} {{ [%eval -4.02] }} )")
         );
+    }
+
+    #[test]
+    fn a_missed_sacrifice_is_named_as_a_combination() {
+        // Win at Chess 4: 1.Qxh7+ Kxh7 2.hxg6# removes the pawn h7.
+        let board = crate::rules::parse_fen(
+            "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
+            false,
+        )
+        .unwrap();
+        let best = crate::rules::notation::move_from_uci(&board, "h6h7", false).unwrap();
+        let text = missed_combination(&board, best).expect("a combination");
+        assert!(
+            text.starts_with(
+                "PIONEER: 1. Qxh7+ was a removal: Q h6×h7 removes the pawn on h7, which "
+            ),
+            "{text}"
+        );
+        // A quiet move that serves no combination gets no such comment.
+        let quiet = crate::rules::notation::move_from_uci(&board, "a2a3", false).unwrap();
+        assert_eq!(missed_combination(&board, quiet), None);
     }
 
     #[test]

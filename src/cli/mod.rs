@@ -18,6 +18,7 @@ mod annotate;
 mod args;
 pub mod bench;
 pub mod book;
+mod combination_measure;
 mod datagen;
 pub mod ending;
 pub mod epd;
@@ -173,7 +174,12 @@ pub enum Command {
         /// (moves 15–30 by a fixed rule).
         #[arg(long, conflicts_with_all = ["no_check", "bench", "svg", "json", "fen"])]
         measure: Option<PathBuf>,
-        /// Positions measured with --measure.
+        /// Instead, measure the plans over a set of combination positions (EPD: the key move as
+        /// `bm`, the labelled defender and method as `c1` and `c2`): is the key move among the
+        /// first 3 plans the search does not refute?
+        #[arg(long, conflicts_with_all = ["no_check", "bench", "svg", "json", "fen", "measure"])]
+        combinations: Option<PathBuf>,
+        /// Positions measured with --measure or --combinations.
         #[arg(long, default_value_t = 100, value_parser = args::count::<usize>())]
         positions: usize,
         /// Depth of the referee search of --measure.
@@ -453,6 +459,12 @@ pub fn main() -> i32 {
             referee_depth,
             ..
         } => plan_measure::measure(&games, positions, check_limits(check_depth), referee_depth),
+        Command::Plan {
+            check_depth,
+            combinations: Some(set),
+            positions,
+            ..
+        } => combination_measure::measure(&set, positions, check_limits(check_depth)),
         Command::Plan {
             fen,
             side,

@@ -7,8 +7,9 @@ use crate::cli::bench::POSITIONS;
 use crate::cli::leaf_search::{SearchJudge, SearchRater};
 use crate::eval::nnue::Network;
 use crate::explain::json::plans_json;
-use crate::explain::{check_plans, checked_report, zone_order, CheckLimits};
+use crate::explain::{check_plans, checked_report, ranked, zone_order, CheckLimits, PlanStatus};
 use crate::pioneer::attacks::attack::TrajectoryLimits;
+use crate::pioneer::play::moves::StepRole;
 use crate::pioneer::uses::plan::report_of;
 use crate::pioneer::uses::proof::{prove_study, ProofRound, StudyProofs, ESTIMATE_DEPTH};
 use crate::pioneer::uses::study::{solve, LeafJudge, Study, StudyResult, StudySettings};
@@ -64,15 +65,22 @@ pub fn plan(
         return Ok(());
     }
     // The zones in the order the text numbers them: best first when checked.
-    let (report, order): (Vec<String>, Vec<usize>) = match check {
+    let (report, order, combination) = match check {
         Some(limits) => {
             let checks = check_plans(&board, &analysis, limits);
             let order = zone_order(&checks);
-            (checked_report(&board, &analysis, side, &checks), order)
+            // The picture shows the best combination the search does not refute.
+            let combination = ranked(&checks).into_iter().find_map(|c| match c.role {
+                StepRole::Combination(k) if c.status != PlanStatus::Refuted => Some(k),
+                _ => None,
+            });
+            let report = checked_report(&board, &analysis, side, &checks);
+            (report, order, combination)
         }
         None => (
             report_of(&board, &analysis, side),
             (0..analysis.zones.len()).collect(),
+            None,
         ),
     };
     let elapsed = start.elapsed();
@@ -83,7 +91,9 @@ pub fn plan(
             .filter(|&i| side.is_none_or(|s| s == analysis.zones[i].side()))
             .take(top)
             .collect();
-        let picture = draw(&board, &analysis, &shown, side);
+        let shown_combination =
+            combination.filter(|_| side.is_none_or(|s| s == board.side_to_move()));
+        let picture = draw(&board, &analysis, &shown, side, shown_combination.as_ref());
         crate::util::write_atomically(path, picture.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }

@@ -10,9 +10,15 @@
 //! plan's own, `attack` the one it serves or meets (for an answer, the checking pieces, with the
 //! goal `check` on the king's square and `answer` saying how it answers: `capture`, `block` or
 //! `flight`); a mate that needs a preparation names it in its goal (`prepared_by`, UCI), and its
-//! first move is that preparation. Every field a person reads in `tropa plan` is here too, as
-//! data: squares as "e4", moves in UCI and SAN, scores in centipawns from the plan side's view
-//! (or `mate`: moves to mate, negative when mated).
+//! first move is that preparation. A combination (`kind` `combination`, a move against a piece
+//! that hinders the side's play) carries `combination`: its `method` (`removal`, `deflection`,
+//! `decoy`, `interference`, `clearance`, `overloading`), the `defender` (square, piece, what it
+//! does as `guard` and `text`, the square it `guards`, the `stake` the hindered play wins
+//! without it), for an overloading the duty `struck`, and the `cost` the move gives up by the
+//! exchange; its `attack` and `goal` are those of the play the defender hinders. Every field a
+//! person reads in `tropa plan` is here too, as data: squares as "e4", moves in UCI and SAN,
+//! scores in centipawns from the plan side's view (or `mate`: moves to mate, negative when
+//! mated).
 
 use super::report::plan_headline;
 use super::{check_plans, ranked, CheckLimits, PlanCheck, PlanStatus};
@@ -20,6 +26,7 @@ use crate::pioneer::attacks::attack::Goal;
 use crate::pioneer::play::moves::{CheckAnswer, StepRole};
 use crate::pioneer::uses::plan::{checkers_text, counter_text, support_text};
 use crate::pioneer::zones::analysis::Analysis;
+use crate::pioneer::zones::combination::{duty_text, Combination, Defender, Guard, Hindered};
 use crate::rules::notation::{line_to_san, move_to_san, move_to_uci};
 use crate::rules::{side_name, write_fen, Board, Color, Piece, Square};
 use crate::search::Score;
@@ -66,6 +73,10 @@ fn trajectory(analysis: &Analysis, check: &PlanCheck) -> (Piece, Vec<Square>, u8
             let piece = check.position.piece_on(mv.from).unwrap_or(Piece::King);
             (piece, vec![mv.from, mv.to], 1)
         }
+        StepRole::Combination(c) => {
+            let piece = check.position.piece_on(c.mv.from).unwrap_or(Piece::Pawn);
+            (piece, vec![c.mv.from, c.mv.to], 1)
+        }
     }
 }
 
@@ -82,17 +93,58 @@ fn answer_json(answer: CheckAnswer) -> Value {
     }
 }
 
+/// A defender of a combination as JSON: its piece and square, what it does and where.
+fn defender_json(analysis: &Analysis, board: &Board, d: &Defender) -> Value {
+    let guard = match d.guard {
+        Guard::DefendsTarget => "defends_target",
+        Guard::ControlsSquare => "controls_square",
+        Guard::BlocksSquare => "blocks_square",
+        Guard::GuardsMate => "guards_mate",
+        Guard::InTheWay => "in_the_way",
+    };
+    json!({
+        "square": d.square.to_string(),
+        "piece": format!("{:?}", d.piece).to_lowercase(),
+        "guard": guard,
+        "guards": d.guards.to_string(),
+        "text": duty_text(analysis, board, d),
+        "stake": d.stake,
+    })
+}
+
+/// What a combination does, as JSON: its method, the defender and what it guarded, the duty
+/// struck at (overloading), and what the move gives up by the exchange.
+fn combination_json(analysis: &Analysis, board: &Board, c: &Combination) -> Value {
+    json!({
+        "method": c.method.name(),
+        "defender": defender_json(analysis, board, &c.defender),
+        "struck": c.struck.map(|s| defender_json(analysis, board, &s)),
+        "cost": c.cost,
+    })
+}
+
 fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
     let zone = check.zone().map(|i| &analysis.zones[i]);
     let attack = match check.role {
         StepRole::Escape { rejected, .. } => Some(&analysis.rejected[rejected]),
         StepRole::Linked { link, .. } => Some(analysis.linked_attack(&analysis.linked[link])),
         StepRole::AnswerCheck { .. } => None,
+        StepRole::Combination(c) => match c.defender.hindered {
+            Hindered::Zone(zone) => Some(&analysis.zones[zone].attack),
+            Hindered::Rejected(index) => Some(&analysis.rejected[index]),
+            Hindered::Mate => None,
+        },
         _ => Some(
             &zone
                 .expect("a zone's attack, support, counter or deblocking has a zone")
                 .attack,
         ),
+    };
+    let mate_guarded = match check.role {
+        StepRole::Combination(c) if c.defender.hindered == Hindered::Mate => {
+            Some(c.defender.guards)
+        }
+        _ => None,
     };
     let goal = match attack.map(|a| a.goal) {
         Some(Goal::Capture { target, piece }) => {
@@ -105,6 +157,11 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
             "kind": "mate",
             "square": square.to_string(),
             "prepared_by": prepared.map(|p| p.as_move().to_string()),
+        }),
+        None if mate_guarded.is_some() => json!({
+            "kind": "mate",
+            "square": mate_guarded.map(|s| s.to_string()),
+            "prepared_by": Value::Null,
         }),
         None => {
             let king = board.king(board.side_to_move());
@@ -134,6 +191,11 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
         StepRole::Linked { .. } => "linked",
         StepRole::Deblock { .. } => "deblock",
         StepRole::AnswerCheck { .. } => "answer",
+        StepRole::Combination(_) => "combination",
+    };
+    let combination = match check.role {
+        StepRole::Combination(c) => combination_json(analysis, board, &c),
+        _ => Value::Null,
     };
     let answer = match check.role {
         StepRole::AnswerCheck { answer, .. } => answer_json(answer),
@@ -142,6 +204,11 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
     let verdict = match (zone, check.role) {
         (Some(z), _) => format!("{:?}", z.verdict).to_lowercase(),
         (None, StepRole::AnswerCheck { .. }) => "check".to_string(),
+        (None, StepRole::Combination(c)) => match c.defender.hindered {
+            Hindered::Zone(zone) => format!("{:?}", analysis.zones[zone].verdict).to_lowercase(),
+            Hindered::Rejected(_) => "rejected".to_string(),
+            Hindered::Mate => "guarded".to_string(),
+        },
         (None, _) => "rejected".to_string(),
     };
     let (piece, squares, duration) = trajectory(analysis, check);
@@ -182,6 +249,7 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
         "attack": attack.map_or_else(|| checkers_text(board), |a| a.notation()),
         "goal": goal,
         "answer": answer,
+        "combination": combination,
         "piece": format!("{piece:?}").to_lowercase(),
         "trajectory": squares.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
         "duration": duration,
@@ -266,11 +334,40 @@ mod tests {
             .collect();
         let mut sorted = ranks.clone();
         sorted.sort_by_key(|s| match *s {
-            "confirmed" => 0,
+            "confirmed" | "not_a_win" => 0,
             "not_playable" => 1,
             _ => 2,
         });
         assert_eq!(ranks, sorted, "best first");
+    }
+
+    #[test]
+    fn a_combination_names_its_method_and_defender() {
+        // Win at Chess 4: 1.Qxh7+ removes the pawn h7, which keeps the mate on h7 off.
+        let board = parse_fen(
+            "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
+            false,
+        )
+        .unwrap();
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let value = plans_json(&board, &analysis, None, CheckLimits::default());
+        let first = &value["plans"][0];
+        assert_eq!(first["kind"], "combination", "{first}");
+        assert_eq!(first["first_move"]["san"], "Qxh7+");
+        assert_eq!(first["status"], "confirmed");
+        let combination = &first["combination"];
+        assert_eq!(combination["method"], "removal");
+        assert_eq!(combination["defender"]["square"], "h7");
+        assert_eq!(combination["defender"]["piece"], "pawn");
+        assert_eq!(combination["cost"], 850);
+        assert!(first["goal"]["kind"] == "mate", "{first}");
+        assert!(
+            combination["defender"]["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("controls g6 against Q h6–h7#"),
+            "{combination}"
+        );
     }
 
     #[test]

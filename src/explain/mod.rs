@@ -25,6 +25,7 @@ use searches::Searches;
 
 use crate::pioneer::play::moves::{planned_steps, StepRole};
 use crate::pioneer::zones::analysis::{Analysis, ZoneOutcome};
+use crate::pioneer::zones::combination::combinations;
 use crate::pioneer::zones::zone::ZoneVerdict;
 use crate::rules::{Board, Color, Game, Move};
 use crate::search::{Engine, Limits, SearchControl, Silent};
@@ -46,6 +47,11 @@ pub const PLAN_MOVES_LEFT: u8 = 3;
 /// a crowded middlegame stays within the time of a move. The answers to a check are all checked:
 /// a check leaves few legal moves.
 pub const MAX_OTHER_MOVES: usize = 16;
+
+/// At most this many distinct first moves of combinations (`zones::combination`) are checked,
+/// the most promising first: a crowded middlegame has dozens of sacrifices, and most give up
+/// material for nothing.
+pub const MAX_COMBINATION_MOVES: usize = 8;
 
 /// A round two plies deeper costs about this many times the nodes of the round before (over
 /// the bench positions, depth 10 against depth 8: 0.42 s against 0.11 s median).
@@ -147,13 +153,16 @@ impl PlanCheck {
 /// Checks with the search the first move of every zone of `analysis` (of `board`), then the
 /// other plans of the side to move: the first steps of its supports, of its counters against
 /// the opponent's zones and of its attacked pieces' escapes (`planned_steps`, at most
-/// `PLAN_MOVES_LEFT` moves long, at most `MAX_OTHER_MOVES` distinct moves); in check, every
-/// answer to the check instead.
+/// `PLAN_MOVES_LEFT` moves long, at most `MAX_OTHER_MOVES` distinct moves) and its combinations
+/// (`combinations`, at most `MAX_COMBINATION_MOVES` distinct moves); in check, every answer to
+/// the check instead.
 /// The rounds follow `limits` (see `CheckLimits`); then the zones called a win (`claims_win`)
-/// get one round more: their first moves and the best moves they are measured against are
-/// searched as deep as `limits.claim_budget` is expected to allow, at most `CLAIM_EXTRA_DEPTH`
-/// past the last round and past `limits.max_depth`. A claimed win is what a reader acts on,
-/// and a few searches go deeper than all of them could.
+/// and the combinations get one round more: their first moves and the best moves they are
+/// measured against are searched as deep as `limits.claim_budget` is expected to allow, at most
+/// `CLAIM_EXTRA_DEPTH` past the last round and past `limits.max_depth`. A claimed win is what a
+/// reader acts on, a sacrifice's gain may lie deep, and a few searches go deeper than all of
+/// them could. A combination is confirmed only where it scores at least as well as the best
+/// other plan (`judge_combinations`).
 pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> Vec<PlanCheck> {
     let mut engine = Engine::new(16, 1);
     let mut depth = limits.depth;
@@ -171,7 +180,9 @@ pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> V
         spent += searches.nodes;
         let deeper = spent + expected(searches.nodes, searches.count(), 2);
         if depth + 2 > limits.max_depth || deeper > limits.budget {
-            let claims = checks.iter().filter(|c| claims_win(analysis, board, c));
+            let claims = checks
+                .iter()
+                .filter(|c| searched_deeper(analysis, board, c));
             let behind = searches.nodes_behind(claims);
             break (checks, behind.iter().sum::<u64>(), behind.len());
         }
@@ -187,14 +198,51 @@ pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> V
         .last();
     if let Some(depth) = claim_depth.filter(|_| claim_nodes > 0) {
         let mut searches = Searches::new(&mut engine, CheckLimits { depth, ..limits });
-        for check in checks.iter_mut().filter(|c| claims_win(analysis, board, c)) {
+        for check in checks
+            .iter_mut()
+            .filter(|c| searched_deeper(analysis, board, c))
+        {
             if let Some(mv) = check.first_move {
                 let position = check.position.clone();
                 *check = searches.check(check.role, check.side, &position, mv, WIN_MARGIN);
             }
         }
     }
+    judge_combinations(&mut checks);
     checks
+}
+
+/// Is `check` one of the plans searched deeper after the rounds: a claimed win (`claims_win`)
+/// or a combination, whose price is paid at once and whose gain may lie deep.
+fn searched_deeper(analysis: &Analysis, board: &Board, check: &PlanCheck) -> bool {
+    matches!(check.role, StepRole::Combination(_)) || claims_win(analysis, board, check)
+}
+
+/// A combination gives material up for more: it is confirmed only where its score is at least
+/// the best other plan's of its side (each score capped by the best move's, as `ranked` does);
+/// one that scores less is playable at most (`PlanStatus::NotAWin`).
+fn judge_combinations(checks: &mut [PlanCheck]) {
+    let capped = |c: &PlanCheck| c.best.map_or(c.score, |(_, best)| c.score.min(best));
+    let best_other = |side: Color, checks: &[PlanCheck]| {
+        checks
+            .iter()
+            .filter(|c| c.side == side && !matches!(c.role, StepRole::Combination(_)))
+            .filter(|c| matches!(c.status, PlanStatus::Confirmed | PlanStatus::NotAWin))
+            .map(capped)
+            .max()
+    };
+    let bars: Vec<Option<i32>> = [Color::White, Color::Black]
+        .into_iter()
+        .map(|side| best_other(side, checks))
+        .collect();
+    for c in checks.iter_mut() {
+        let bar = bars[c.side as usize];
+        let below = bar.is_some_and(|bar| capped(c) < bar);
+        if matches!(c.role, StepRole::Combination(_)) && c.status == PlanStatus::Confirmed && below
+        {
+            c.status = PlanStatus::NotAWin;
+        }
+    }
 }
 
 /// Does `check` search the first move of a zone that wins by the zone model, the opponent's
@@ -268,6 +316,19 @@ fn check_round(searches: &mut Searches, board: &Board, analysis: &Analysis) -> V
             others.push(step.mv);
         }
         out.push(searches.check(step.role, us, board, step.mv, CONFIRM_MARGIN));
+    }
+    if board.checkers().is_empty() {
+        let mut moves: Vec<Move> = Vec::new();
+        for combination in combinations(board, analysis) {
+            if !moves.contains(&combination.mv) {
+                if moves.len() == MAX_COMBINATION_MOVES {
+                    continue;
+                }
+                moves.push(combination.mv);
+            }
+            let role = StepRole::Combination(combination);
+            out.push(searches.check(role, us, board, combination.mv, WIN_MARGIN));
+        }
     }
     out
 }
@@ -389,9 +450,10 @@ mod tests {
         });
         let rh3 = best_moves.next().expect("the best move is a plan");
         assert_eq!(rh3.first_move.unwrap().to_string(), "h1h3");
-        let best_score = rh3.best.unwrap().1;
-        assert!(best_moves.all(|c| c.score == best_score));
-        assert_eq!(rh3.score, best_score);
+        // Every check of the best move, at whatever depth, keeps the score of the search of
+        // its round that chose it.
+        assert!(best_moves.all(|c| c.score == c.best.unwrap().1));
+        assert_eq!(rh3.score, rh3.best.unwrap().1);
         assert_eq!(rh3.line.first(), rh3.first_move.as_ref());
         assert_eq!(rh3.status, PlanStatus::Confirmed);
     }
@@ -675,6 +737,61 @@ mod tests {
         assert!(text.starts_with("White: "), "{lines:?}");
         assert!(text.ends_with(" the check of the Q a5") || text.ends_with(" leaves the check"));
         assert!(search.starts_with("search:  confirmed — 16. "), "{lines:?}");
+    }
+
+    #[test]
+    fn a_sacrifice_that_mates_is_the_first_plan() {
+        // Win at Chess 4: 1.Qxh7+ Kxh7 2.hxg6# — the queen removes the pawn h7, which keeps the
+        // mate Q h6–h7 after h5–g6 off.
+        let (board, checks) = checks("r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1");
+        let qxh7 = move_from(&board, "h6h7");
+        let top = ranked(&checks)[0];
+        assert_eq!(top.first_move, Some(qxh7), "{top:?}");
+        let StepRole::Combination(c) = top.role else {
+            panic!("the first plan is the combination: {top:?}");
+        };
+        assert_eq!(c.defender.square, crate::rules::Square::H7);
+        assert!(c.cost > 0, "a sacrifice: {c:?}");
+        assert_eq!(top.status, PlanStatus::Confirmed);
+        assert!(top.score > 30_000, "a mate: {top:?}");
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let report = checked_report(&board, &analysis, None, &checks);
+        let line = line_under(
+            &report,
+            "Combinations (a hindering piece's function taken away at a price):",
+            "Q h6×h7",
+        );
+        assert!(line.contains("removes the pawn on h7"), "{line}");
+    }
+
+    #[test]
+    fn a_combination_below_another_plan_is_no_win() {
+        // A combination is confirmed only where it scores at least as well as the best other
+        // plan of its side; a plain plan keeps its own verdict.
+        let board = parse_fen("2r3k1/5ppp/8/8/8/8/2Q2PPP/4R1K1 w - - 0 1", false).unwrap();
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let combination = crate::pioneer::zones::combination::combinations(&board, &analysis)[0];
+        let plan = |role: StepRole, score: i32| PlanCheck {
+            role,
+            side: Color::White,
+            status: PlanStatus::Confirmed,
+            position: board.clone(),
+            first_move: Some(combination.mv),
+            score,
+            line: vec![combination.mv],
+            best: Some((combination.mv, 200)),
+            depth: 8,
+        };
+        let mut checks = vec![
+            plan(StepRole::Combination(combination), 120),
+            plan(StepRole::Attack { zone: 0 }, 150),
+        ];
+        judge_combinations(&mut checks);
+        assert_eq!(checks[0].status, PlanStatus::NotAWin);
+        assert_eq!(checks[1].status, PlanStatus::Confirmed);
+        checks[0] = plan(StepRole::Combination(combination), 150);
+        judge_combinations(&mut checks);
+        assert_eq!(checks[0].status, PlanStatus::Confirmed);
     }
 
     fn move_from(board: &Board, uci: &str) -> Move {

@@ -124,6 +124,17 @@ fn plan_line(analysis: &Analysis, board: &Board, check: &PlanCheck) -> String {
     )
 }
 
+/// Which list of the plans that serve no zone a check is shown in: 0 for a combination, 1 for
+/// an escape, 2 for a linked zone that revives an attack given up.
+fn list_of(c: &PlanCheck) -> Option<usize> {
+    match c.role {
+        StepRole::Combination(_) => Some(0),
+        StepRole::Escape { .. } => Some(1),
+        StepRole::Linked { .. } if c.zone().is_none() => Some(2),
+        _ => None,
+    }
+}
+
 /// PIONEER's report of `board` with every zone's check by the search (`checks`, made by
 /// `check_plans`) under it, the plans best first and the refuted ones in a list of
 /// their own: the zones numbered in the order of `ranked`.
@@ -207,18 +218,17 @@ pub fn checked_report(
         }
         out.splice(1..1, lines);
     }
-    // Plans that serve no zone: escapes, and linked zones that revive an attack given up.
-    for (title, linked) in [
-        ("Escapes of attacked pieces:", false),
-        ("Linked zones that revive an attack given up:", true),
-    ] {
+    // Plans that serve no zone: combinations, escapes, and linked zones that revive an attack
+    // given up.
+    let titles = [
+        "Combinations (a hindering piece's function taken away at a price):",
+        "Escapes of attacked pieces:",
+        "Linked zones that revive an attack given up:",
+    ];
+    for (list, title) in titles.into_iter().enumerate() {
         let plans: Vec<&PlanCheck> = ranked(checks)
             .into_iter()
-            .filter(|c| match c.role {
-                StepRole::Escape { .. } => !linked,
-                StepRole::Linked { .. } => linked && c.zone().is_none(),
-                _ => false,
-            })
+            .filter(|c| list_of(c) == Some(list))
             .filter(|c| side.is_none_or(|s| s == c.side))
             .collect();
         if !plans.is_empty() {

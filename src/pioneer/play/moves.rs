@@ -24,6 +24,7 @@ use crate::pioneer::attacks::attack::Goal;
 use crate::pioneer::counters::support::clearing_routes;
 use crate::pioneer::rejection::reject::Rejection;
 use crate::pioneer::zones::analysis::Analysis;
+use crate::pioneer::zones::combination::Combination;
 use crate::pioneer::zones::critical::Hindering;
 use crate::pioneer::zones::fork::forks;
 use crate::pioneer::zones::zone::ZoneVerdict;
@@ -91,6 +92,9 @@ pub enum StepRole {
         /// What the hindering piece it stops does: counter a zone, or let a target escape.
         hindering: Hindering,
     },
+    /// A combination: a move against a piece that hinders the side's play, at any material
+    /// price (`zones::combination`).
+    Combination(Combination),
     /// A move of the side in check that answers the check.
     AnswerCheck {
         /// The answering move (the step's own move).
@@ -174,9 +178,10 @@ impl StepRole {
                 hindering: Hindering::Counter { zone, .. },
                 ..
             } => Some(zone),
-            StepRole::Escape { .. } | StepRole::Linked { .. } | StepRole::AnswerCheck { .. } => {
-                None
-            }
+            StepRole::Escape { .. }
+            | StepRole::Linked { .. }
+            | StepRole::Combination(_)
+            | StepRole::AnswerCheck { .. } => None,
         }
     }
 
@@ -190,7 +195,7 @@ impl StepRole {
             | StepRole::Deblock { .. }
             | StepRole::Escape { .. }
             | StepRole::AnswerCheck { .. } => 1,
-            StepRole::Attack { .. } => 2,
+            StepRole::Attack { .. } | StepRole::Combination(_) => 2,
         }
     }
 
@@ -203,6 +208,7 @@ impl StepRole {
                 ..
             } => zones + rejected,
             StepRole::AnswerCheck { .. } => usize::MAX,
+            StepRole::Combination(_) => usize::MAX - 1,
             other => other.zone().unwrap_or_default(),
         }
     }

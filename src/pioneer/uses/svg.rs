@@ -3,7 +3,8 @@
 //! Colour tells the side and the role: White's attack trajectories are dark blue, its support
 //! trajectories teal, its counter-trajectories light blue and dashed; Black's are dark red,
 //! orange and pink, likewise. Fork trajectories (one piece serving two independent zones) are a
-//! thick purple line. Late counters are not drawn. Each plan's attack carries its number from
+//! thick purple line; a combination's move is a thick amber arrow, with its defender ringed and
+//! the square the defender guards framed in amber. Late counters are not drawn. Each plan's attack carries its number from
 //! the text at its start; a legend under the board names the colours.
 //!
 //! Design note: only the plans the caller lists are drawn (the command line draws the first
@@ -14,6 +15,7 @@
 
 use crate::pioneer::board::pieces::piece_name;
 use crate::pioneer::zones::analysis::Analysis;
+use crate::pioneer::zones::combination::Combination;
 use crate::pioneer::zones::fork::forks;
 use crate::rules::{Board, Color, File, Piece, Rank, Square};
 use std::fmt::Write;
@@ -33,12 +35,15 @@ pub enum ArrowRole {
     Counter,
     /// A fork trajectory's common part.
     Fork,
+    /// The move of a combination (`zones::combination`).
+    Combination,
 }
 
 /// The stroke colour and dash pattern of a trajectory of `side` in `role`.
 pub fn style(side: Color, role: ArrowRole) -> (&'static str, &'static str) {
     match (side, role) {
         (_, ArrowRole::Fork) => ("#7d3c98", ""),
+        (_, ArrowRole::Combination) => ("#d68910", ""),
         (Color::White, ArrowRole::Attack) => ("#1f4e9c", ""),
         (Color::White, ArrowRole::Support) => ("#16a085", "2,5"),
         (Color::White, ArrowRole::Counter) => ("#5dade2", "9,6"),
@@ -109,7 +114,11 @@ fn arrow_svg(out: &mut String, arrow: &Arrow, offset: i32) {
         return;
     }
     let (colour, dash) = style(arrow.side, arrow.role);
-    let width = if arrow.role == ArrowRole::Fork { 9 } else { 4 };
+    let width = match arrow.role {
+        ArrowRole::Fork => 9,
+        ArrowRole::Combination => 6,
+        _ => 4,
+    };
     let points: Vec<String> = arrow
         .squares
         .iter()
@@ -132,10 +141,24 @@ fn arrow_svg(out: &mut String, arrow: &Arrow, offset: i32) {
 }
 
 /// The SVG picture of `board` with the trajectories of the zones of `analysis` listed in
-/// `shown` (indices), numbered 1, 2, … in that order as the text numbers them, and the fork
-/// trajectories of `side` (both sides when `None`).
-pub fn draw(board: &Board, analysis: &Analysis, shown: &[usize], side: Option<Color>) -> String {
-    let arrows = arrows(board, analysis, shown, side);
+/// `shown` (indices), numbered 1, 2, … in that order as the text numbers them, the fork
+/// trajectories of `side` (both sides when `None`), and a `combination`'s move, with its
+/// defender ringed and the square the defender guards marked.
+pub fn draw(
+    board: &Board,
+    analysis: &Analysis,
+    shown: &[usize],
+    side: Option<Color>,
+    combination: Option<&Combination>,
+) -> String {
+    let mut arrows = arrows(board, analysis, shown, side);
+    if let Some(c) = combination {
+        arrows.push(Arrow {
+            squares: vec![c.mv.from, c.mv.to],
+            side: board.side_to_move(),
+            role: ArrowRole::Combination,
+        });
+    }
     let size = 8 * CELL + 2 * MARGIN;
     let mut out = String::new();
     let _ = writeln!(
@@ -154,6 +177,9 @@ pub fn draw(board: &Board, analysis: &Analysis, shown: &[usize], side: Option<Co
     write_pieces(&mut out, board);
     for (i, arrow) in arrows.iter().enumerate() {
         arrow_svg(&mut out, arrow, (i as i32 % 5 - 2) * 3);
+    }
+    if let Some(c) = combination {
+        write_defender(&mut out, c);
     }
     write_numbers(&mut out, analysis, shown);
     write_legend(&mut out, size);
@@ -309,6 +335,29 @@ fn write_numbers(out: &mut String, analysis: &Analysis, shown: &[usize]) {
     }
 }
 
+/// A combination's defender ringed and the square it guards framed, in the combination's colour.
+fn write_defender(out: &mut String, c: &Combination) {
+    let colour = style(Color::White, ArrowRole::Combination).0;
+    let (x, y) = centre(c.defender.square);
+    let _ = writeln!(
+        out,
+        "<circle class=\"defender\" cx=\"{x}\" cy=\"{y}\" r=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"4\"/>",
+        CELL / 2 - 3
+    );
+    if c.defender.guards != c.defender.square {
+        let (x, y) = centre(c.defender.guards);
+        let half = CELL / 2 - 4;
+        let _ = writeln!(
+            out,
+            "<rect class=\"guarded\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"3\" stroke-dasharray=\"6,4\"/>",
+            x - half,
+            y - half,
+            2 * half,
+            2 * half
+        );
+    }
+}
+
 /// The legend under a board of `size` pixels: a sample stroke and a name per kind of arrow.
 fn write_legend(out: &mut String, size: i32) {
     let legend = [
@@ -319,6 +368,11 @@ fn write_legend(out: &mut String, size: i32) {
         (Color::Black, ArrowRole::Support, "Black support"),
         (Color::Black, ArrowRole::Counter, "Black counter"),
         (Color::White, ArrowRole::Fork, "fork: one piece, two zones"),
+        (
+            Color::White,
+            ArrowRole::Combination,
+            "combination (defender ringed)",
+        ),
     ];
     // In the last row's third column: the numbered disc.
     let (x, y) = (MARGIN + 2 * 160, size + 14 + 2 * 24);
@@ -364,7 +418,7 @@ mod tests {
         let white: Vec<usize> = (0..analysis.zones.len())
             .filter(|&i| analysis.zones[i].side() == Color::White)
             .collect();
-        let svg = draw(&board, &analysis, &white, Some(Color::White));
+        let svg = draw(&board, &analysis, &white, Some(Color::White), None);
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
         let squares = format!("width=\"{CELL}\" height=\"{CELL}\"");
         assert_eq!(svg.matches(&squares).count(), 64);
@@ -396,9 +450,36 @@ mod tests {
         let board = parse_fen(RETI, false).unwrap();
         let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let all: Vec<usize> = (0..analysis.zones.len()).collect();
-        let svg = draw(&board, &analysis, &all, None);
+        let svg = draw(&board, &analysis, &all, None, None);
         assert!(svg.contains("stroke=\"#7d3c98\" stroke-width=\"9\""));
         assert!(svg.contains("stroke=\"#b03a2e\""));
+    }
+
+    #[test]
+    fn a_combination_rings_its_defender_and_frames_the_guarded_square() {
+        // The rook c8 alone guards e8 against R e1–e8#; Q c2×c8 removes it.
+        let board = parse_fen("2r3k1/5ppp/8/8/8/8/2Q2PPP/4R1K1 w - - 0 1", false).unwrap();
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let combos = crate::pioneer::zones::combination::combinations(&board, &analysis);
+        let c = combos
+            .iter()
+            .find(|c| c.mv.to == Square::C8)
+            .expect("the removal");
+        let svg = draw(&board, &analysis, &[], None, Some(c));
+        let (x, y) = centre(Square::C8);
+        assert!(
+            svg.contains(&format!("<circle class=\"defender\" cx=\"{x}\" cy=\"{y}\"")),
+            "{svg}"
+        );
+        let (x, y) = centre(Square::E8);
+        let half = CELL / 2 - 4;
+        assert!(svg.contains(&format!(
+            "<rect class=\"guarded\" x=\"{}\" y=\"{}\"",
+            x - half,
+            y - half
+        )));
+        assert!(svg.contains("stroke=\"#d68910\" stroke-width=\"6\""));
+        assert!(svg.contains("combination (defender ringed)"));
     }
 
     /// Only the zones asked for are drawn, numbered in the order given.
@@ -407,7 +488,7 @@ mod tests {
         let board = parse_fen(RETI, false).unwrap();
         let analysis = Analysis::new(&board, TrajectoryLimits::default());
         let last = analysis.zones.len() - 1;
-        let svg = draw(&board, &analysis, &[last], None);
+        let svg = draw(&board, &analysis, &[last], None, None);
         assert_eq!(svg.matches("class=\"plan-number\"").count(), 1);
         assert!(svg.contains(">1</text></g>"));
         let attacks = svg

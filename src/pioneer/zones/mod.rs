@@ -5,9 +5,12 @@
 //! all for a position (`Analysis`: every attack, the zones in the order of examination, the
 //! composite zones, the linked zones, the outcome of a winning zone with the one-tempo shift);
 //! `goal_change` names the zones that take a hindering piece itself, and `fork` the trajectories
-//! of one piece that serve two zones with a common beginning — both read an `Analysis`.
+//! of one piece that serve two zones with a common beginning, and `combination` the moves that
+//! take a hindering piece's function away at any material price — all three read an
+//! `Analysis`.
 
 pub mod analysis;
+pub mod combination;
 pub mod critical;
 pub mod fork;
 pub mod goal_change;

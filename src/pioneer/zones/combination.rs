@@ -1,0 +1,550 @@
+//! Combinations: moves that take a hindering enemy piece's function away, at any material price.
+//!
+//! PIONEER: "If the gain is not reached, its cause must be found" — and a cause is often one
+//! enemy piece: it defends the target, controls a stop, blocks the line, or alone guards the
+//! square of a mate. The seed's program "finds combinations that occurred in practical games":
+//! it acts against that piece even at a material cost and searches the zone that opens.
+//!
+//! Design note: read off an analysis already made, like the change of goal. The side to move's
+//! zones that do not win, and its attacks given up, name their *defenders* (`Defender`): the
+//! counter pieces in time and the controllers of a postponed zone's stops; the defenders of a
+//! target whose exchange fails, the controllers of a stop and the pieces blocking a line of an
+//! attack given up; and the pieces that alone guard a square against a mate in one
+//! (`rejection::duty`). Each defender is worth its *stake*: what the hindered play wins once it
+//! is gone (the exchange on the target without it, the attack's gain, a mate). Six methods then
+//! generate the legal moves against a defender (`Method`): take it, attack it with a threat it
+//! must answer, offer it a piece whose capture pulls it off its square, stand between it and
+//! what it guards, give it a second duty to fulfil, and — against our own piece in the way —
+//! clear the line with a check, a capture or a sacrifice. A combination is kept only when its
+//! stake exceeds what the move gives up by the exchange (`cost`); the search, not this file,
+//! decides whether it works (`explain`).
+
+use super::analysis::Analysis;
+use super::zone::ZoneVerdict;
+use crate::pioneer::attacks::attack::{Attack, Goal};
+use crate::pioneer::board::arrival::MATE_GAIN;
+use crate::pioneer::board::pieces::{piece_letter, piece_name};
+use crate::pioneer::board::route::ObstacleKind;
+use crate::pioneer::counters::counter::CounterKind;
+use crate::pioneer::rejection::duty::duty_of;
+use crate::pioneer::rejection::reject::Rejection;
+use crate::rules::see::{attackers_to, exchange_without, see};
+use crate::rules::{is_capture, legal_moves, piece_value, side_name, Board, Move, Piece, Square};
+use cozy_chess::get_between_rays;
+
+/// How a combination takes the defender's function away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Method {
+    /// The defender is captured, whatever the exchange.
+    Removal,
+    /// The defender is attacked by a less valuable piece (or left undefended): it must leave its
+    /// post or be lost.
+    Deflection,
+    /// A piece is offered, with check or a capture, on a square the defender covers: taking it
+    /// pulls the defender away from what it guards.
+    Decoy,
+    /// A piece stands between a long-range defender and the square it guards.
+    Interference,
+    /// Our own piece in the line of an attack leaves it with a check, a capture or a sacrifice.
+    Clearance,
+    /// The defender guards two things: the move strikes at one, so that the other falls.
+    Overloading,
+}
+
+impl Method {
+    /// The method's name in the JSON and the docs: "deflection".
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Removal => "removal",
+            Method::Deflection => "deflection",
+            Method::Decoy => "decoy",
+            Method::Interference => "interference",
+            Method::Clearance => "clearance",
+            Method::Overloading => "overloading",
+        }
+    }
+}
+
+/// What a defender does on the square it guards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guard {
+    /// It defends the target of the attack.
+    DefendsTarget,
+    /// It controls a stop of the attack.
+    ControlsSquare,
+    /// It stands on, or comes to, a square of the attack's line.
+    BlocksSquare,
+    /// It alone keeps the opponent from mating on the square.
+    GuardsMate,
+    /// Our own piece stands in the way of our attack (the defender of a clearance).
+    InTheWay,
+}
+
+/// The play a defender hinders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hindered {
+    /// A zone of the side to move (index into `Analysis::zones`).
+    Zone(usize),
+    /// An attack of the side to move given up (index into `Analysis::rejected`).
+    Rejected(usize),
+    /// A mate in one on the guarded square.
+    Mate,
+}
+
+/// A piece that hinders the play of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Defender {
+    /// Where it stands.
+    pub square: Square,
+    /// The piece.
+    pub piece: Piece,
+    /// What it does.
+    pub guard: Guard,
+    /// The square it guards (the target, a stop, a square of the line, the mating square).
+    pub guards: Square,
+    /// The play it hinders.
+    pub hindered: Hindered,
+    /// What that play wins once the defender is gone, in the exchange model's centipawns.
+    pub stake: i32,
+}
+
+/// A move against a defender.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Combination {
+    /// How it acts.
+    pub method: Method,
+    /// The move.
+    pub mv: Move,
+    /// The defender it acts against.
+    pub defender: Defender,
+    /// For an overloading, the duty the move strikes at (the defender's other duty is
+    /// `defender`).
+    pub struck: Option<Defender>,
+    /// What the move gives up by the exchange on its square, in centipawns (0 when nothing).
+    pub cost: i32,
+}
+
+/// The defenders against the side to move's play in `analysis` of `board`, each (piece, guarded
+/// square, hindered play) once, largest stake first.
+pub fn defenders(board: &Board, analysis: &Analysis) -> Vec<Defender> {
+    let us = board.side_to_move();
+    let mut out: Vec<Defender> = Vec::new();
+    let mut add = |square: Square, guard: Guard, guards: Square, hindered: Hindered, stake: i32| {
+        let Some(piece) = board.piece_on(square) else {
+            return;
+        };
+        let own = board.color_on(square) == Some(us);
+        // The target of the hindered attack defends itself by no duty: attacking it is the
+        // attack itself.
+        let target = match hindered {
+            Hindered::Zone(zone) => Some(analysis.zones[zone].attack.goal),
+            Hindered::Rejected(index) => Some(analysis.rejected[index].goal),
+            Hindered::Mate => None,
+        };
+        let is_target = matches!(target, Some(Goal::Capture { target, .. }) if target == square);
+        if stake <= 0 || piece == Piece::King || is_target || own != (guard == Guard::InTheWay) {
+            return;
+        }
+        let d = Defender {
+            square,
+            piece,
+            guard,
+            guards,
+            hindered,
+            stake,
+        };
+        if !out.iter().any(|o| {
+            o.square == square && o.guards == guards && o.hindered == hindered && o.guard == guard
+        }) {
+            out.push(d);
+        }
+    };
+    for (index, z) in analysis.zones_of(us) {
+        let hindered = Hindered::Zone(index);
+        let stake = z.attack.gain;
+        match z.verdict {
+            ZoneVerdict::Wins => continue,
+            ZoneVerdict::Postponed => {
+                for (stop, by) in z.attack.controlled_stops() {
+                    add(by, Guard::ControlsSquare, stop, hindered, stake);
+                }
+            }
+            ZoneVerdict::Defended | ZoneVerdict::Contested => {
+                for c in z.timely_counters() {
+                    let (guard, guards) = match c.kind {
+                        CounterKind::DefendTarget => (Guard::DefendsTarget, z.attack.goal.square()),
+                        CounterKind::ControlStop { square, .. }
+                        | CounterKind::DenyPreparation { square } => {
+                            (Guard::ControlsSquare, square)
+                        }
+                        CounterKind::Block { square, .. } => (Guard::BlocksSquare, square),
+                        _ => continue,
+                    };
+                    add(c.square(), guard, guards, hindered, stake);
+                }
+            }
+        }
+        own_obstacles(&z.attack, hindered, stake, &mut add);
+    }
+    for (index, a) in analysis.rejected.iter().enumerate() {
+        if a.side != us {
+            continue;
+        }
+        let hindered = Hindered::Rejected(index);
+        for r in &a.rejections {
+            match *r {
+                Rejection::UnfavourableExchange { .. } | Rejection::CaptureRefuted { .. } => {
+                    let Goal::Capture { target, .. } = a.goal else {
+                        continue;
+                    };
+                    let guards = attackers_to(board, target, board.occupied()) & board.colors(!us);
+                    for by in guards {
+                        let stake = exchange_without(board, target, us, by);
+                        add(by, Guard::DefendsTarget, target, hindered, stake);
+                    }
+                }
+                Rejection::Controlled { square, by, .. } => {
+                    let stake = stake_without(board, a, by);
+                    add(by, Guard::ControlsSquare, square, hindered, stake);
+                }
+                Rejection::Blocked { square, .. } => {
+                    let stake = stake_without(board, a, square);
+                    add(square, Guard::BlocksSquare, square, hindered, stake);
+                }
+                Rejection::TargetEscapes { .. } | Rejection::OwnPieceStuck { .. } => {}
+            }
+        }
+        own_obstacles(a, hindered, a.gain, &mut add);
+    }
+    for square in board.colors(!us) {
+        if let Some(duty) = duty_of(board, square).filter(|d| d.mate) {
+            add(
+                square,
+                Guard::GuardsMate,
+                duty.charge,
+                Hindered::Mate,
+                MATE_GAIN,
+            );
+        }
+    }
+    out.sort_by_key(|d| -d.stake);
+    out
+}
+
+/// What `attack`, given up for a stop controlled or a line blocked, would win without the
+/// enemy piece on `lifted`: the exchange on the target without it; for a promotion, the new
+/// queen's worth when no other enemy piece stands on the pawn's path or guards its square.
+fn stake_without(board: &Board, attack: &Attack, lifted: Square) -> i32 {
+    let them = board.colors(!attack.side) & !lifted.bitboard();
+    let without = match attack.goal {
+        Goal::Capture { target, .. } => exchange_without(board, target, attack.side, lifted),
+        Goal::Promote { square } => {
+            let path = attack.route.used_squares() | square.bitboard();
+            let occupied = board.occupied() & !lifted.bitboard();
+            let guarded = !(attackers_to(board, square, occupied) & them).is_empty();
+            let blocked = !(path & them).is_empty();
+            if guarded || blocked {
+                0
+            } else {
+                piece_value(Piece::Queen) - piece_value(Piece::Pawn)
+            }
+        }
+        Goal::Mate { .. } => MATE_GAIN,
+    };
+    without.max(attack.gain)
+}
+
+/// Our own pieces on the route of `attack` (a clearance's defenders).
+fn own_obstacles(
+    attack: &Attack,
+    hindered: Hindered,
+    stake: i32,
+    add: &mut impl FnMut(Square, Guard, Square, Hindered, i32),
+) {
+    for o in &attack.route.obstacles {
+        if matches!(
+            o.kind,
+            ObstacleKind::OwnMovable(_) | ObstacleKind::OwnImmobile(_)
+        ) {
+            add(o.square, Guard::InTheWay, o.square, hindered, stake);
+        }
+    }
+}
+
+/// The combinations of the side to move in `analysis` of `board`: the legal moves against a
+/// defender (`defenders`) by some method, kept when the defender's stake exceeds what the move
+/// gives up, best first — the largest stake less cost, then the smallest cost — and each move
+/// once, with its best reason.
+pub fn combinations(board: &Board, analysis: &Analysis) -> Vec<Combination> {
+    let defenders = defenders(board, analysis);
+    let legal = legal_moves(board);
+    let mut out: Vec<Combination> = Vec::new();
+    let mut push = |method: Method, mv: Move, defender: Defender, struck: Option<Defender>| {
+        let cost = (-see(board, mv)).max(0);
+        let stake = struck.map_or(defender.stake, |s| s.stake.max(defender.stake));
+        if stake > cost {
+            out.push(Combination {
+                method,
+                mv,
+                defender,
+                struck,
+                cost,
+            });
+        }
+    };
+    for d in &defenders {
+        for &mv in &legal {
+            if let Some(method) = method_against(board, mv, d) {
+                push(method, mv, *d, None);
+            }
+        }
+        // Overloading: the same piece with another duty, struck at on its square.
+        for other in defenders.iter().filter(|o| {
+            o.square == d.square && o.guards != d.guards && o.guards != d.square && o != &d
+        }) {
+            for &mv in legal.iter().filter(|mv| mv.to == other.guards) {
+                push(Method::Overloading, mv, *d, Some(*other));
+            }
+        }
+    }
+    out.sort_by_key(|c| {
+        let stake = c
+            .struck
+            .map_or(c.defender.stake, |s| s.stake.max(c.defender.stake));
+        (-(stake - c.cost), c.cost)
+    });
+    let mut moves: Vec<Move> = Vec::new();
+    out.retain(|c| {
+        let new = !moves.contains(&c.mv);
+        moves.push(c.mv);
+        new
+    });
+    out
+}
+
+/// The method by which `mv` acts against `d`, if any (the first that applies, in the order of
+/// `Method`).
+fn method_against(board: &Board, mv: Move, d: &Defender) -> Option<Method> {
+    let us = board.side_to_move();
+    if d.guard == Guard::InTheWay {
+        if mv.from != d.square {
+            return None;
+        }
+        let check = !played(board, mv).checkers().is_empty();
+        let tempo = check || is_capture(board, mv) || see(board, mv) < 0;
+        return tempo.then_some(Method::Clearance);
+    }
+    if mv.to == d.square {
+        return Some(Method::Removal);
+    }
+    let after = played(board, mv);
+    let moved = after.piece_on(mv.to)?;
+    let attackers = attackers_to(&after, d.square, after.occupied());
+    // Deflection: the moved piece now attacks the defender, which is worth more or undefended.
+    if attackers.has(mv.to) && !attackers_to(board, d.square, board.occupied()).has(mv.from) {
+        let defended = !(attackers & after.colors(!us)).is_empty();
+        if piece_value(d.piece) > piece_value(moved) || !defended {
+            return Some(Method::Deflection);
+        }
+    }
+    // Decoy: a check or a capture on a square the defender covers, whose capture by the
+    // defender leaves what it guards.
+    let forcing = !after.checkers().is_empty() || is_capture(board, mv);
+    if forcing && mv.to != d.guards {
+        let take = Move {
+            from: d.square,
+            to: mv.to,
+            promotion: None,
+        };
+        if after.is_legal(take) {
+            let taken = played(&after, take);
+            if !attackers_to(&taken, d.guards, taken.occupied()).has(mv.to) {
+                return Some(Method::Decoy);
+            }
+        }
+    }
+    // Interference: between a long-range defender and its square.
+    let slides = matches!(d.piece, Piece::Bishop | Piece::Rook | Piece::Queen);
+    let between = get_between_rays(d.square, d.guards);
+    if slides && between.has(mv.to) && !between.has(mv.from) {
+        let guarded = attackers_to(board, d.guards, board.occupied()).has(d.square);
+        if guarded {
+            return Some(Method::Interference);
+        }
+    }
+    None
+}
+
+/// `board` with `mv` played.
+fn played(board: &Board, mv: Move) -> Board {
+    let mut after = board.clone();
+    after.play_unchecked(mv);
+    after
+}
+
+/// The play a defender hinders, in words: "P e6–e7–e8=Q", "Q e5×f6", "mate".
+fn hindered_text(analysis: &Analysis, d: &Defender) -> String {
+    match d.hindered {
+        Hindered::Zone(zone) => analysis.zones[zone].attack.notation(),
+        Hindered::Rejected(index) => analysis.rejected[index].notation(),
+        Hindered::Mate => "mate".to_string(),
+    }
+}
+
+/// A defender's duty in words: "blocks e7 against P e6–e7–e8=Q", "alone guards g7 against
+/// mate".
+pub fn duty_text(analysis: &Analysis, board: &Board, d: &Defender) -> String {
+    let play = hindered_text(analysis, d);
+    let g = d.guards;
+    match d.guard {
+        Guard::DefendsTarget => {
+            let target = board.piece_on(g).map_or("piece", piece_name);
+            format!("defends the {target} on {g} against {play}")
+        }
+        Guard::ControlsSquare => format!("controls {g} against {play}"),
+        Guard::BlocksSquare if g == d.square => format!("blocks the line of {play}"),
+        Guard::BlocksSquare => format!("comes to block {g} against {play}"),
+        Guard::GuardsMate => format!("alone guards {g} against {play}"),
+        Guard::InTheWay => format!("stands in the way of {play}"),
+    }
+}
+
+/// A combination in one line: "White: B b2–a3 attacks the queen on e7, which blocks the line of
+/// P e6–e7–e8=Q: it must leave or be lost (deflection; the exchange gives up 3.30)".
+pub fn combination_text(analysis: &Analysis, board: &Board, c: &Combination) -> String {
+    let d = &c.defender;
+    let us = board.side_to_move();
+    let mover = board.piece_on(c.mv.from).unwrap_or(Piece::Pawn);
+    let joint = if is_capture(board, c.mv) { '×' } else { '–' };
+    let promotion =
+        c.mv.promotion
+            .map_or(String::new(), |p| format!("={}", piece_letter(p)));
+    let mv = format!(
+        "{} {}{joint}{}{promotion}",
+        piece_letter(mover),
+        c.mv.from,
+        c.mv.to
+    );
+    let defender = format!("the {} on {}", piece_name(d.piece), d.square);
+    let duty = duty_text(analysis, board, d);
+    let what = match c.method {
+        Method::Removal => format!("removes {defender}, which {duty}"),
+        Method::Deflection => {
+            format!("attacks {defender}, which {duty}: it must leave or be lost")
+        }
+        Method::Decoy => format!(
+            "offers the {} to {defender}, which {duty}: taking it leaves {}",
+            piece_name(mover),
+            d.guards
+        ),
+        Method::Interference => format!("cuts off {defender}, which {duty}"),
+        Method::Clearance => format!("clears the way: the {} {duty}", piece_name(d.piece)),
+        Method::Overloading => {
+            let struck = c
+                .struck
+                .map_or(String::new(), |s| duty_text(analysis, board, &s));
+            format!("overloads {defender}, which {duty} and {struck}")
+        }
+    };
+    let cost = if c.cost > 0 {
+        format!("; the exchange gives up {:.2}", c.cost as f64 / 100.0)
+    } else {
+        String::new()
+    };
+    format!("{}: {mv} {what} ({}{cost})", side_name(us), c.method.name())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pioneer::attacks::attack::TrajectoryLimits;
+    use crate::rules::parse_fen;
+
+    fn combos(fen: &str) -> (Board, Analysis, Vec<Combination>) {
+        let board = parse_fen(fen, false).unwrap();
+        let analysis = Analysis::new(&board, TrajectoryLimits::default());
+        let combos = combinations(&board, &analysis);
+        (board, analysis, combos)
+    }
+
+    fn uci(board: &Board, text: &str) -> Move {
+        crate::rules::notation::move_from_uci(board, text, false).unwrap()
+    }
+
+    #[test]
+    fn a_rook_that_alone_guards_the_back_rank_is_taken_or_deflected() {
+        // The rook c8 alone keeps R e1–e8 from mating; White's queen can take it (a
+        // sacrifice: the queen is lost to nothing, but the mate follows).
+        let (board, analysis, combos) = combos("2r3k1/5ppp/8/8/8/8/2Q2PPP/4R1K1 w - - 0 1");
+        let removal = combos
+            .iter()
+            .find(|c| c.mv == uci(&board, "c2c8"))
+            .expect("Q c2×c8 removes the guard of e8");
+        assert_eq!(removal.method, Method::Removal);
+        assert_eq!(removal.defender.guard, Guard::GuardsMate);
+        assert_eq!(removal.defender.guards, Square::E8);
+        let text = combination_text(&analysis, &board, removal);
+        assert!(
+            text.starts_with("White: Q c2×c8 removes the rook on c8, which alone guards e8 against mate (removal"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn every_combination_is_legal_and_worth_its_price() {
+        for fen in [
+            "2r3k1/5ppp/8/8/8/8/2Q2PPP/4R1K1 w - - 0 1",
+            crate::pioneer::examples::DIAGRAM_52,
+            crate::pioneer::examples::DIAGRAM_51,
+            "r2qk2r/pp1b1n1p/3b2p1/2nPp3/1B2P3/Q2B4/P3N1PP/2R2R1K w kq - 0 22",
+        ] {
+            let (board, _, combos) = combos(fen);
+            for c in &combos {
+                assert!(board.is_legal(c.mv), "{fen}: {c:?}");
+                assert!(c.defender.stake.max(c.struck.map_or(0, |s| s.stake)) > c.cost);
+                assert_eq!(c.cost, (-see(&board, c.mv)).max(0));
+                let enemy = board.color_on(c.defender.square) != Some(board.side_to_move());
+                assert_eq!(enemy, c.method != Method::Clearance, "{c:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_bishop_attacking_the_blockading_queen_is_a_deflection() {
+        // The queen e7 blockades the e-pawn; B b2–a3 attacks it with a less valuable piece.
+        let (board, analysis, combos) = combos("6k1/4q3/4P3/8/8/8/1B6/6K1 w - - 0 1");
+        let ba3 = combos
+            .iter()
+            .find(|c| c.mv == uci(&board, "b2a3"))
+            .expect("B b2–a3 deflects the queen");
+        assert_eq!(ba3.method, Method::Deflection);
+        assert_eq!(ba3.defender.square, Square::E7);
+        assert_eq!(ba3.cost, 330, "the queen takes the bishop, as 30…Qxa3 did");
+        let text = combination_text(&analysis, &board, ba3);
+        assert!(text.contains("attacks the queen on e7, which"), "{text}");
+        assert!(
+            text.ends_with("(deflection; the exchange gives up 3.30)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_knight_between_the_back_rank_guard_and_its_square_interferes() {
+        // The rook a8 alone guards e8 against R e1–e8#; N c6–d8 stands between them.
+        let (board, analysis, combos) = combos("r5k1/5ppp/2N5/8/8/8/5PPP/4R1K1 w - - 0 1");
+        let nd8 = combos
+            .iter()
+            .find(|c| c.mv == uci(&board, "c6d8"))
+            .expect("N c6–d8 interferes");
+        assert_eq!(nd8.method, Method::Interference);
+        assert_eq!(nd8.defender.square, Square::A8);
+        assert_eq!(
+            combination_text(&analysis, &board, nd8),
+            "White: N c6–d8 cuts off the rook on a8, which alone guards e8 against mate \
+             (interference; the exchange gives up 3.20)"
+        );
+        for c in combos.iter().filter(|c| c.method == Method::Interference) {
+            assert!(get_between_rays(c.defender.square, c.defender.guards).has(c.mv.to));
+        }
+    }
+}
