@@ -238,16 +238,18 @@ fn annotate_game(
 
 /// The combination PIONEER sees in the better move `best`, as a comment sentence: "PIONEER:
 /// 31.Nh5+ was a decoy: N g3–h5 offers the knight to the pawn on g6, …" (`None` when the move is
-/// none of its combinations).
+/// none of its combinations, or gives nothing up).
 fn missed_combination(board: &Board, best: Move) -> Option<String> {
     use crate::pioneer::zones::combination::{combination_text, combinations};
     let analysis = crate::pioneer::zones::analysis::Analysis::new(
         board,
         crate::pioneer::attacks::attack::TrajectoryLimits::default(),
     );
+    // A combination gives material up; a free move against a defender is no sacrifice to
+    // name.
     let c = combinations(board, &analysis)
         .into_iter()
-        .find(|c| c.mv == best)?;
+        .find(|c| c.mv == best && c.cost > 0)?;
     let text = combination_text(&analysis, board, &c);
     // "White: Q h6×h7 removes …" without the side, which the move number tells.
     let text = text

@@ -51,7 +51,7 @@ pub const MAX_OTHER_MOVES: usize = 16;
 /// At most this many distinct first moves of combinations (`zones::combination`) are checked,
 /// the most promising first: a crowded middlegame has dozens of sacrifices, and most give up
 /// material for nothing.
-pub const MAX_COMBINATION_MOVES: usize = 8;
+pub const MAX_COMBINATION_MOVES: usize = 16;
 
 /// A round two plies deeper costs about this many times the nodes of the round before (over
 /// the bench positions, depth 10 against depth 8: 0.42 s against 0.11 s median).
@@ -156,10 +156,10 @@ impl PlanCheck {
 /// `PLAN_MOVES_LEFT` moves long, at most `MAX_OTHER_MOVES` distinct moves) and its combinations
 /// (`combinations`, at most `MAX_COMBINATION_MOVES` distinct moves); in check, every answer to
 /// the check instead.
-/// The rounds follow `limits` (see `CheckLimits`); then the zones called a win (`claims_win`)
-/// and the combinations get one round more: their first moves and the best moves they are
-/// measured against are searched as deep as `limits.claim_budget` is expected to allow, at most
-/// `CLAIM_EXTRA_DEPTH` past the last round and past `limits.max_depth`. A claimed win is what a
+/// The rounds follow `limits` (see `CheckLimits`); then the zones called a win (`claims_win`),
+/// and after them the combinations, get one round more each: their first moves and the best
+/// moves they are measured against are searched as deep as `limits.claim_budget` is expected to
+/// allow, at most `CLAIM_EXTRA_DEPTH` past the last round and past `limits.max_depth`. A claimed win is what a
 /// reader acts on, a sacrifice's gain may lie deep, and a few searches go deeper than all of
 /// them could. A combination is confirmed only where it scores at least as well as the best
 /// other plan (`judge_combinations`).
@@ -174,37 +174,44 @@ pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> V
         last.saturating_mul(growth)
             .min(searches as u64 * limits.nodes)
     };
-    let (mut checks, claim_nodes, claim_searches) = loop {
+    // The nodes behind the claimed wins and behind the combinations in the last round.
+    let (mut checks, behind) = loop {
         let mut searches = Searches::new(&mut engine, CheckLimits { depth, ..limits });
         let checks = check_round(&mut searches, board, analysis);
         spent += searches.nodes;
         let deeper = spent + expected(searches.nodes, searches.count(), 2);
         if depth + 2 > limits.max_depth || deeper > limits.budget {
-            let claims = checks
-                .iter()
-                .filter(|c| searched_deeper(analysis, board, c));
-            let behind = searches.nodes_behind(claims);
-            break (checks, behind.iter().sum::<u64>(), behind.len());
+            let behind = [false, true].map(|combination| {
+                let list = checks
+                    .iter()
+                    .filter(|c| deep_kind(analysis, board, c) == Some(combination));
+                searches.nodes_behind(list)
+            });
+            break (checks, behind);
         }
         depth += 2;
     };
-    // The claims get one more round of their own, as deep as their budget lets it be: a
-    // claimed win is what a reader acts on, and its refutation may lie a few plies deeper than
-    // every plan can be searched (a mate in 7 after a knight takes a rook needs depth 12).
-    let claim_depth = (1..=CLAIM_EXTRA_DEPTH / 2)
-        .map(|steps| depth + 2 * steps)
-        .filter(|&d| d <= limits.max_depth + CLAIM_EXTRA_DEPTH)
-        .take_while(|&d| expected(claim_nodes, claim_searches, d - depth) <= limits.claim_budget)
-        .last();
-    if let Some(depth) = claim_depth.filter(|_| claim_nodes > 0) {
-        let mut searches = Searches::new(&mut engine, CheckLimits { depth, ..limits });
-        for check in checks
-            .iter_mut()
-            .filter(|c| searched_deeper(analysis, board, c))
-        {
-            if let Some(mv) = check.first_move {
-                let position = check.position.clone();
-                *check = searches.check(check.role, check.side, &position, mv, WIN_MARGIN);
+    // The claims, then the combinations, get one more round of their own, each as deep as its
+    // budget lets it be: a claimed win is what a reader acts on, and its refutation may lie a
+    // few plies deeper than every plan can be searched (a mate in 7 after a knight takes a rook
+    // needs depth 12); a sacrifice pays at once for a gain that may lie as deep.
+    for (combination, nodes) in [false, true].into_iter().zip(behind) {
+        let (total, searches) = (nodes.iter().sum::<u64>(), nodes.len());
+        let round_depth = (1..=CLAIM_EXTRA_DEPTH / 2)
+            .map(|steps| depth + 2 * steps)
+            .filter(|&d| d <= limits.max_depth + CLAIM_EXTRA_DEPTH)
+            .take_while(|&d| expected(total, searches, d - depth) <= limits.claim_budget)
+            .last();
+        if let Some(depth) = round_depth.filter(|_| total > 0) {
+            let mut searches = Searches::new(&mut engine, CheckLimits { depth, ..limits });
+            for check in checks
+                .iter_mut()
+                .filter(|c| deep_kind(analysis, board, c) == Some(combination))
+            {
+                if let Some(mv) = check.first_move {
+                    let position = check.position.clone();
+                    *check = searches.check(check.role, check.side, &position, mv, WIN_MARGIN);
+                }
             }
         }
     }
@@ -212,10 +219,15 @@ pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> V
     checks
 }
 
-/// Is `check` one of the plans searched deeper after the rounds: a claimed win (`claims_win`)
-/// or a combination, whose price is paid at once and whose gain may lie deep.
-fn searched_deeper(analysis: &Analysis, board: &Board, check: &PlanCheck) -> bool {
-    matches!(check.role, StepRole::Combination(_)) || claims_win(analysis, board, check)
+/// Whether `check` is searched deeper after the rounds, and in which round: `Some(false)` for
+/// a claimed win (`claims_win`), `Some(true)` for a combination, whose price is paid at once
+/// and whose gain may lie deep; `None` for the other plans.
+fn deep_kind(analysis: &Analysis, board: &Board, check: &PlanCheck) -> Option<bool> {
+    if matches!(check.role, StepRole::Combination(_)) {
+        Some(true)
+    } else {
+        claims_win(analysis, board, check).then_some(false)
+    }
 }
 
 /// A combination gives material up for more: it is confirmed only where its score is at least
@@ -352,8 +364,9 @@ pub(crate) fn run(
 
 /// The checks best first: confirmed plans (and claimed wins that are no win but playable) by
 /// their searched score, then those not checked,
-/// then the refuted ones; the order of `check_plans` (zones in PIONEER's order, then the other
-/// plans of the side to move) breaks ties. A move searched alone may score above the best
+/// then the refuted ones; among equal scores a confirmed combination comes first (it gives
+/// material up for what the search confirms), then the higher score searched alone, then the
+/// order of `check_plans` (zones in PIONEER's order, then the other plans of the side to move). A move searched alone may score above the best
 /// move, which the search of all moves chose over it: it ranks as the best move's equal, and
 /// after it.
 pub fn ranked(checks: &[PlanCheck]) -> Vec<&PlanCheck> {
@@ -364,10 +377,12 @@ pub fn ranked(checks: &[PlanCheck]) -> Vec<&PlanCheck> {
                 Some((best, best_score)) => (c.score.min(best_score), c.first_move != Some(best)),
                 None => (c.score, true),
             };
-            (0, -score, not_best)
+            let plain =
+                !(matches!(c.role, StepRole::Combination(_)) && c.status == PlanStatus::Confirmed);
+            (0, -score, not_best, plain, -c.score)
         }
-        PlanStatus::NotPlayable => (1, 0, true),
-        PlanStatus::Refuted => (2, 0, true),
+        PlanStatus::NotPlayable => (1, 0, true, true, 0),
+        PlanStatus::Refuted => (2, 0, true, true, 0),
     });
     ranked
 }
@@ -762,6 +777,11 @@ mod tests {
             "Q h6×h7",
         );
         assert!(line.contains("removes the pawn on h7"), "{line}");
+        // The confirmed combination is the best plan: its list comes before the zones.
+        assert_eq!(
+            report[1],
+            "Combinations (a hindering piece's function taken away at a price):"
+        );
     }
 
     #[test]

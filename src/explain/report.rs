@@ -200,6 +200,9 @@ pub fn checked_report(
         },
     ];
     let mut out = report_with(board, analysis, side, &sections, &notes);
+    // Where the lists that come before the zones go: after the first line, which counts them,
+    // and after the answers to a check.
+    let mut head = 1;
     let answers: Vec<&PlanCheck> = ranked(checks)
         .into_iter()
         .filter(|c| matches!(c.role, StepRole::AnswerCheck { .. }))
@@ -216,6 +219,7 @@ pub fn checked_report(
             lines.push(format!("    {}", step_headline(analysis, board, c.role)));
             lines.push(format!("      {}", check_text(c)));
         }
+        head += lines.len();
         out.splice(1..1, lines);
     }
     // Plans that serve no zone: combinations, escapes, and linked zones that revive an attack
@@ -231,12 +235,21 @@ pub fn checked_report(
             .filter(|c| list_of(c) == Some(list))
             .filter(|c| side.is_none_or(|s| s == c.side))
             .collect();
-        if !plans.is_empty() {
-            out.push(title.to_string());
-            for c in plans {
-                out.push(format!("    {}", step_headline(analysis, board, c.role)));
-                out.push(format!("      {}", check_text(c)));
-            }
+        if plans.is_empty() {
+            continue;
+        }
+        // A combination the search confirms is the best plan there is (it scores at least the
+        // best other plan): its list comes first, after the answers to a check.
+        let first = list == 0 && plans[0].status == PlanStatus::Confirmed;
+        let mut lines = vec![title.to_string()];
+        for c in plans {
+            lines.push(format!("    {}", step_headline(analysis, board, c.role)));
+            lines.push(format!("      {}", check_text(c)));
+        }
+        if first {
+            out.splice(head..head, lines);
+        } else {
+            out.extend(lines);
         }
     }
     let (confirmed, refuted) = checks

@@ -142,7 +142,7 @@ pub fn defenders(board: &Board, analysis: &Analysis) -> Vec<Defender> {
             Hindered::Mate => None,
         };
         let is_target = matches!(target, Some(Goal::Capture { target, .. }) if target == square);
-        if stake <= 0 || piece == Piece::King || is_target || own != (guard == Guard::InTheWay) {
+        if stake <= 0 || is_target || own != (guard == Guard::InTheWay) {
             return;
         }
         let d = Defender {
@@ -273,8 +273,8 @@ fn own_obstacles(
 
 /// The combinations of the side to move in `analysis` of `board`: the legal moves against a
 /// defender (`defenders`) by some method, kept when the defender's stake exceeds what the move
-/// gives up, best first — the largest stake less cost, then the smallest cost — and each move
-/// once, with its best reason.
+/// gives up, best first — checks, then captures, then the rest, each by the largest stake less
+/// cost, then the smallest cost — and each move once, with its best reason.
 pub fn combinations(board: &Board, analysis: &Analysis) -> Vec<Combination> {
     let defenders = defenders(board, analysis);
     let legal = legal_moves(board);
@@ -302,16 +302,28 @@ pub fn combinations(board: &Board, analysis: &Analysis) -> Vec<Combination> {
         for other in defenders.iter().filter(|o| {
             o.square == d.square && o.guards != d.guards && o.guards != d.square && o != &d
         }) {
+            if d.piece == Piece::King {
+                break;
+            }
             for &mv in legal.iter().filter(|mv| mv.to == other.guards) {
                 push(Method::Overloading, mv, *d, Some(*other));
             }
         }
     }
+    // Checks first, then captures, as a combination's forcing moves are tried first: the
+    // opponent must answer them, so the line stays short.
     out.sort_by_key(|c| {
         let stake = c
             .struck
             .map_or(c.defender.stake, |s| s.stake.max(c.defender.stake));
-        (-(stake - c.cost), c.cost)
+        let forcing = if !played(board, c.mv).checkers().is_empty() {
+            0
+        } else if is_capture(board, c.mv) {
+            1
+        } else {
+            2
+        };
+        (forcing, -(stake - c.cost), c.cost)
     });
     let mut moves: Vec<Move> = Vec::new();
     out.retain(|c| {
@@ -334,14 +346,18 @@ fn method_against(board: &Board, mv: Move, d: &Defender) -> Option<Method> {
         let tempo = check || is_capture(board, mv) || see(board, mv) < 0;
         return tempo.then_some(Method::Clearance);
     }
-    if mv.to == d.square {
+    // The king is neither taken nor chased off by a threat: it is only lured (a decoy).
+    let king = d.piece == Piece::King;
+    if mv.to == d.square && !king {
         return Some(Method::Removal);
     }
     let after = played(board, mv);
     let moved = after.piece_on(mv.to)?;
     let attackers = attackers_to(&after, d.square, after.occupied());
     // Deflection: the moved piece now attacks the defender, which is worth more or undefended.
-    if attackers.has(mv.to) && !attackers_to(board, d.square, board.occupied()).has(mv.from) {
+    let new_attack =
+        attackers.has(mv.to) && !attackers_to(board, d.square, board.occupied()).has(mv.from);
+    if new_attack && !king {
         let defended = !(attackers & after.colors(!us)).is_empty();
         if piece_value(d.piece) > piece_value(moved) || !defended {
             return Some(Method::Deflection);
@@ -362,6 +378,9 @@ fn method_against(board: &Board, mv: Move, d: &Defender) -> Option<Method> {
                 return Some(Method::Decoy);
             }
         }
+    }
+    if king {
+        return None;
     }
     // Interference: between a long-range defender and its square.
     let slides = matches!(d.piece, Piece::Bishop | Piece::Rook | Piece::Queen);

@@ -1,0 +1,71 @@
+//! The combination set (`tests/data/combinations.epd`) and `tropa plan --combinations`: every
+//! record is a legal position with its key move and labels, and the command prints one line
+//! per record, the totals, and a clear error for a set without a key move.
+
+mod common;
+
+use common::{temp_dir, tropa};
+use std::collections::HashSet;
+use std::path::Path;
+use tropa::cli::epd::read_suite;
+
+const SET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/combinations.epd");
+
+#[test]
+fn every_record_has_a_key_move_a_defender_and_a_method() {
+    let records = read_suite(Path::new(SET)).unwrap();
+    assert!(records.len() >= 60, "{} records", records.len());
+    let methods = [
+        "removal",
+        "deflection",
+        "decoy",
+        "interference",
+        "clearance",
+        "overloading",
+    ];
+    let mut ids = HashSet::new();
+    for r in &records {
+        assert_eq!(r.best.len(), 1, "{}: one key move", r.place);
+        assert!(ids.insert(r.id.clone()), "{}: id {} twice", r.place, r.id);
+        let op = |code: &str| {
+            r.other
+                .iter()
+                .find(|(c, _)| c == code)
+                .map(|(_, t)| t.as_str())
+                .unwrap_or_else(|| panic!("{}: no {code}", r.place))
+        };
+        assert!(!op("c0").is_empty(), "{}: no source", r.place);
+        assert!(op("c1").starts_with("defender "), "{}", r.place);
+        assert!(methods.contains(&op("c2")), "{}: {}", r.place, op("c2"));
+        assert!(op("c3").starts_with("guards "), "{}", r.place);
+    }
+}
+
+#[test]
+fn measures_records_and_totals() {
+    let (ok, out, err) = tropa(&[
+        "plan",
+        "--combinations",
+        SET,
+        "--positions",
+        "2",
+        "--check-depth",
+        "4",
+    ]);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].starts_with("  1 combo.001: key "), "{out}");
+    assert!(
+        lines[2].starts_with("2 positions: key move among the top 3 plans not refuted in "),
+        "{out}"
+    );
+
+    let dir = temp_dir("combinations", "nokey");
+    let bad = dir.join("nokey.epd");
+    std::fs::write(&bad, "4k3/8/8/8/8/8/8/R3K3 w - - id \"x\";\n").unwrap();
+    let (ok, _, err) = tropa(&["plan", "--combinations", bad.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("no key move (bm)"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
