@@ -22,8 +22,9 @@
 //!    position gathers the zones of both sides, merges those sharing a piece and weighs
 //!    independent ones with a one-tempo shift (`analysis`); past the static zone, where a failing
 //!    zone can be saved and the linked zones that take it (`critical`), the zones that take the
-//!    hindering piece itself (`goal_change`), and the trajectories of one piece that serve two
-//!    zones with a common beginning (`fork`);
+//!    hindering piece itself (`goal_change`), the moves that take its function away at any
+//!    material price (`combination`), and the trajectories of one piece that serve two zones
+//!    with a common beginning (`fork`);
 //! 6. `play` — the moves a side may play (`moves`: zone moves, the answers to a check), which
 //!    moves each side is admitted to in a zone search or a proof (`admission`), and a leaf's
 //!    value by the model (`model_value`);
