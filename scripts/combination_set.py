@@ -89,6 +89,8 @@ import chess
 import chess.engine
 import chess.pgn
 
+from atomic_file import write_atomically
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VALUES = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK: 500, chess.QUEEN: 900,
           chess.KING: 20000}
@@ -502,12 +504,7 @@ def build(args):
                      f'c1 "defender {defender_name(board, d)}"; c2 "{method}"; '
                      f'c3 "guards {chess.square_name(g)}"; c4 "{comment}";\n')
     out = args.out
-    tmp = os.path.join(os.path.dirname(os.path.abspath(out)), "." + os.path.basename(out) + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.writelines(lines)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, out)
+    write_atomically(out, "".join(lines).encode("utf-8"))
 
     print(f"records {len(records)} -> {out}", file=sys.stderr)
     groups = ["WAC", "Bratko-Kopec"] + list(GAME_FILES)

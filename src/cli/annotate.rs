@@ -7,9 +7,10 @@
 //! of 0.1 is an inaccuracy (?!, `$6`), 0.2 a mistake (?, `$2`), 0.3 a blunder (??, `$4`). A
 //! marked move gets the engine's line as a variation; at a mistake or blunder PIONEER names the
 //! combination the better move was, when it is one of PIONEER's (`zones::combination`: "31.Nh5+
-//! was a decoy: …"), and otherwise quotes its first plan for the mover, the turning point's idea. Each position's evaluation follows its
-//! move as `[%eval 0.35]` or `[%eval #-3]` (White's view, pawns), which lichess, ChessBase and
-//! python-chess read. Games are shared out over threads, a game per thread at a time.
+//! was a decoy: …"), and otherwise quotes its first plan for the mover, the turning point's
+//! idea. Each position's evaluation follows its move as `[%eval 0.35]` or `[%eval #-3]`
+//! (White's view, pawns), which lichess, ChessBase and python-chess read. Games are shared out
+//! over threads, a game per thread at a time.
 
 use super::ending::{ending, Ending};
 use super::pgn_io::{read_games, tag_line, wrap, PgnGame};

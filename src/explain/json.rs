@@ -129,11 +129,7 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
         StepRole::Escape { rejected, .. } => Some(&analysis.rejected[rejected]),
         StepRole::Linked { link, .. } => Some(analysis.linked_attack(&analysis.linked[link])),
         StepRole::AnswerCheck { .. } => None,
-        StepRole::Combination(c) => match c.defender.hindered {
-            Hindered::Zone(zone) => Some(&analysis.zones[zone].attack),
-            Hindered::Rejected(index) => Some(&analysis.rejected[index]),
-            Hindered::Mate => None,
-        },
+        StepRole::Combination(c) => c.defender.hindered.attack(analysis),
         _ => Some(
             &zone
                 .expect("a zone's attack, support, counter or deblocking has a zone")

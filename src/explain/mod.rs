@@ -144,6 +144,13 @@ pub struct PlanCheck {
 }
 
 impl PlanCheck {
+    /// Its score capped by the best move's: a move searched alone may score above the move the
+    /// search of all moves chose over it, and counts as its equal.
+    pub fn capped_score(&self) -> i32 {
+        self.best
+            .map_or(self.score, |(_, best)| self.score.min(best))
+    }
+
     /// The zone of the plan (`None` for an escape and for an answer to a check).
     pub fn zone(&self) -> Option<usize> {
         self.role.zone()
@@ -159,10 +166,10 @@ impl PlanCheck {
 /// The rounds follow `limits` (see `CheckLimits`); then the zones called a win (`claims_win`),
 /// and after them the combinations, get one round more each: their first moves and the best
 /// moves they are measured against are searched as deep as `limits.claim_budget` is expected to
-/// allow, at most `CLAIM_EXTRA_DEPTH` past the last round and past `limits.max_depth`. A claimed win is what a
-/// reader acts on, a sacrifice's gain may lie deep, and a few searches go deeper than all of
-/// them could. A combination is confirmed only where it scores at least as well as the best
-/// other plan (`judge_combinations`).
+/// allow, at most `CLAIM_EXTRA_DEPTH` past the last round and past `limits.max_depth`. A
+/// claimed win is what a reader acts on, a sacrifice's gain may lie deep, and a few searches go
+/// deeper than all of them could. A combination is confirmed only where it scores at least as
+/// well as the best other plan (`judge_combinations`).
 pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> Vec<PlanCheck> {
     let mut engine = Engine::new(16, 1);
     let mut depth = limits.depth;
@@ -181,10 +188,10 @@ pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> V
         spent += searches.nodes;
         let deeper = spent + expected(searches.nodes, searches.count(), 2);
         if depth + 2 > limits.max_depth || deeper > limits.budget {
-            let behind = [false, true].map(|combination| {
+            let behind = DEEP_ROUNDS.map(|round| {
                 let list = checks
                     .iter()
-                    .filter(|c| deep_kind(analysis, board, c) == Some(combination));
+                    .filter(|c| deep_round(analysis, board, c) == Some(round));
                 searches.nodes_behind(list)
             });
             break (checks, behind);
@@ -195,7 +202,7 @@ pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> V
     // budget lets it be: a claimed win is what a reader acts on, and its refutation may lie a
     // few plies deeper than every plan can be searched (a mate in 7 after a knight takes a rook
     // needs depth 12); a sacrifice pays at once for a gain that may lie as deep.
-    for (combination, nodes) in [false, true].into_iter().zip(behind) {
+    for (round, nodes) in DEEP_ROUNDS.into_iter().zip(behind) {
         let (total, searches) = (nodes.iter().sum::<u64>(), nodes.len());
         let round_depth = (1..=CLAIM_EXTRA_DEPTH / 2)
             .map(|steps| depth + 2 * steps)
@@ -206,7 +213,7 @@ pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> V
             let mut searches = Searches::new(&mut engine, CheckLimits { depth, ..limits });
             for check in checks
                 .iter_mut()
-                .filter(|c| deep_kind(analysis, board, c) == Some(combination))
+                .filter(|c| deep_round(analysis, board, c) == Some(round))
             {
                 if let Some(mv) = check.first_move {
                     let position = check.position.clone();
@@ -219,14 +226,24 @@ pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> V
     checks
 }
 
-/// Whether `check` is searched deeper after the rounds, and in which round: `Some(false)` for
-/// a claimed win (`claims_win`), `Some(true)` for a combination, whose price is paid at once
-/// and whose gain may lie deep; `None` for the other plans.
-fn deep_kind(analysis: &Analysis, board: &Board, check: &PlanCheck) -> Option<bool> {
+/// The rounds after the common ones, each deeper for a few plans, in their order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DeepRound {
+    /// The zones called a win (`claims_win`).
+    Claims,
+    /// The combinations, whose price is paid at once and whose gain may lie deep.
+    Combinations,
+}
+
+/// The deeper rounds, claims first.
+const DEEP_ROUNDS: [DeepRound; 2] = [DeepRound::Claims, DeepRound::Combinations];
+
+/// The deeper round `check` is searched again in, if any.
+fn deep_round(analysis: &Analysis, board: &Board, check: &PlanCheck) -> Option<DeepRound> {
     if matches!(check.role, StepRole::Combination(_)) {
-        Some(true)
+        Some(DeepRound::Combinations)
     } else {
-        claims_win(analysis, board, check).then_some(false)
+        claims_win(analysis, board, check).then_some(DeepRound::Claims)
     }
 }
 
@@ -234,24 +251,19 @@ fn deep_kind(analysis: &Analysis, board: &Board, check: &PlanCheck) -> Option<bo
 /// the best other plan's of its side (each score capped by the best move's, as `ranked` does);
 /// one that scores less is playable at most (`PlanStatus::NotAWin`).
 fn judge_combinations(checks: &mut [PlanCheck]) {
-    let capped = |c: &PlanCheck| c.best.map_or(c.score, |(_, best)| c.score.min(best));
-    let best_other = |side: Color, checks: &[PlanCheck]| {
+    let combination = |c: &PlanCheck| matches!(c.role, StepRole::Combination(_));
+    let bar = |side: Color| {
         checks
             .iter()
-            .filter(|c| c.side == side && !matches!(c.role, StepRole::Combination(_)))
+            .filter(|c| c.side == side && !combination(c))
             .filter(|c| matches!(c.status, PlanStatus::Confirmed | PlanStatus::NotAWin))
-            .map(capped)
+            .map(PlanCheck::capped_score)
             .max()
     };
-    let bars: Vec<Option<i32>> = [Color::White, Color::Black]
-        .into_iter()
-        .map(|side| best_other(side, checks))
-        .collect();
+    let bars = [bar(Color::White), bar(Color::Black)];
     for c in checks.iter_mut() {
-        let bar = bars[c.side as usize];
-        let below = bar.is_some_and(|bar| capped(c) < bar);
-        if matches!(c.role, StepRole::Combination(_)) && c.status == PlanStatus::Confirmed && below
-        {
+        let below = bars[c.side as usize].is_some_and(|bar| c.capped_score() < bar);
+        if combination(c) && c.status == PlanStatus::Confirmed && below {
             c.status = PlanStatus::NotAWin;
         }
     }
@@ -330,14 +342,11 @@ fn check_round(searches: &mut Searches, board: &Board, analysis: &Analysis) -> V
         out.push(searches.check(step.role, us, board, step.mv, CONFIRM_MARGIN));
     }
     if board.checkers().is_empty() {
-        let mut moves: Vec<Move> = Vec::new();
-        for combination in combinations(board, analysis) {
-            if !moves.contains(&combination.mv) {
-                if moves.len() == MAX_COMBINATION_MOVES {
-                    continue;
-                }
-                moves.push(combination.mv);
-            }
+        // One combination a move, best first.
+        for combination in combinations(board, analysis)
+            .into_iter()
+            .take(MAX_COMBINATION_MOVES)
+        {
             let role = StepRole::Combination(combination);
             out.push(searches.check(role, us, board, combination.mv, WIN_MARGIN));
         }
@@ -366,17 +375,15 @@ pub(crate) fn run(
 /// their searched score, then those not checked,
 /// then the refuted ones; among equal scores a confirmed combination comes first (it gives
 /// material up for what the search confirms), then the higher score searched alone, then the
-/// order of `check_plans` (zones in PIONEER's order, then the other plans of the side to move). A move searched alone may score above the best
-/// move, which the search of all moves chose over it: it ranks as the best move's equal, and
-/// after it.
+/// order of `check_plans` (zones in PIONEER's order, then the other plans of the side to
+/// move). A move searched alone may score above the best move, which the search of all moves
+/// chose over it: it ranks as the best move's equal (`PlanCheck::capped_score`), and after it.
 pub fn ranked(checks: &[PlanCheck]) -> Vec<&PlanCheck> {
     let mut ranked: Vec<&PlanCheck> = checks.iter().collect();
     ranked.sort_by_key(|c| match c.status {
         PlanStatus::Confirmed | PlanStatus::NotAWin => {
-            let (score, not_best) = match c.best {
-                Some((best, best_score)) => (c.score.min(best_score), c.first_move != Some(best)),
-                None => (c.score, true),
-            };
+            let not_best = c.best.is_none_or(|(best, _)| c.first_move != Some(best));
+            let score = c.capped_score();
             let plain =
                 !(matches!(c.role, StepRole::Combination(_)) && c.status == PlanStatus::Confirmed);
             (0, -score, not_best, plain, -c.score)

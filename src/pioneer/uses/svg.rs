@@ -4,8 +4,9 @@
 //! trajectories teal, its counter-trajectories light blue and dashed; Black's are dark red,
 //! orange and pink, likewise. Fork trajectories (one piece serving two independent zones) are a
 //! thick purple line; a combination's move is a thick amber arrow, with its defender ringed and
-//! the square the defender guards framed in amber. Late counters are not drawn. Each plan's attack carries its number from
-//! the text at its start; a legend under the board names the colours.
+//! the square the defender guards framed in amber. Late counters are not drawn. Each plan's
+//! attack carries its number from the text at its start; a legend under the board names the
+//! colours.
 //!
 //! Design note: only the plans the caller lists are drawn (the command line draws the first
 //! three by default): a middlegame has dozens of zones, and all their arrows hide the board.

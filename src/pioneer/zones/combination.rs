@@ -91,6 +91,18 @@ pub enum Hindered {
     Mate,
 }
 
+impl Hindered {
+    /// The attack of the hindered play in `analysis` (`None` for a mate in one, which is no
+    /// attack of the analysis).
+    pub fn attack(self, analysis: &Analysis) -> Option<&Attack> {
+        match self {
+            Hindered::Zone(zone) => Some(&analysis.zones[zone].attack),
+            Hindered::Rejected(index) => Some(&analysis.rejected[index]),
+            Hindered::Mate => None,
+        }
+    }
+}
+
 /// A piece that hinders the play of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Defender {
@@ -124,6 +136,15 @@ pub struct Combination {
     pub cost: i32,
 }
 
+impl Combination {
+    /// What the combination plays for: the defender's stake, or for an overloading the larger
+    /// of its two duties'.
+    pub fn stake(&self) -> i32 {
+        self.struck
+            .map_or(self.defender.stake, |s| s.stake.max(self.defender.stake))
+    }
+}
+
 /// The defenders against the side to move's play in `analysis` of `board`, each (piece, guarded
 /// square, hindered play) once, largest stake first.
 pub fn defenders(board: &Board, analysis: &Analysis) -> Vec<Defender> {
@@ -136,11 +157,7 @@ pub fn defenders(board: &Board, analysis: &Analysis) -> Vec<Defender> {
         let own = board.color_on(square) == Some(us);
         // The target of the hindered attack defends itself by no duty: attacking it is the
         // attack itself.
-        let target = match hindered {
-            Hindered::Zone(zone) => Some(analysis.zones[zone].attack.goal),
-            Hindered::Rejected(index) => Some(analysis.rejected[index].goal),
-            Hindered::Mate => None,
-        };
+        let target = hindered.attack(analysis).map(|a| a.goal);
         let is_target = matches!(target, Some(Goal::Capture { target, .. }) if target == square);
         if stake <= 0 || is_target || own != (guard == Guard::InTheWay) {
             return;
@@ -153,9 +170,7 @@ pub fn defenders(board: &Board, analysis: &Analysis) -> Vec<Defender> {
             hindered,
             stake,
         };
-        if !out.iter().any(|o| {
-            o.square == square && o.guards == guards && o.hindered == hindered && o.guard == guard
-        }) {
+        if !out.contains(&d) {
             out.push(d);
         }
     };
@@ -277,53 +292,61 @@ fn own_obstacles(
 /// cost, then the smallest cost — and each move once, with its best reason.
 pub fn combinations(board: &Board, analysis: &Analysis) -> Vec<Combination> {
     let defenders = defenders(board, analysis);
-    let legal = legal_moves(board);
+    // Each legal move with the position after it, played once for every defender.
+    let moves: Vec<(Move, Board)> = legal_moves(board)
+        .into_iter()
+        .map(|mv| (mv, played(board, mv)))
+        .collect();
     let mut out: Vec<Combination> = Vec::new();
     let mut push = |method: Method, mv: Move, defender: Defender, struck: Option<Defender>| {
-        let cost = (-see(board, mv)).max(0);
-        let stake = struck.map_or(defender.stake, |s| s.stake.max(defender.stake));
-        if stake > cost {
-            out.push(Combination {
-                method,
-                mv,
-                defender,
-                struck,
-                cost,
-            });
+        let c = Combination {
+            method,
+            mv,
+            defender,
+            struck,
+            cost: (-see(board, mv)).max(0),
+        };
+        if c.stake() > c.cost {
+            out.push(c);
         }
     };
     for d in &defenders {
-        for &mv in &legal {
-            if let Some(method) = method_against(board, mv, d) {
-                push(method, mv, *d, None);
+        for (mv, after) in &moves {
+            if let Some(method) = method_against(board, *mv, after, d) {
+                push(method, *mv, *d, None);
             }
         }
-        // Overloading: the same piece with another duty, struck at on its square.
-        for other in defenders.iter().filter(|o| {
-            o.square == d.square && o.guards != d.guards && o.guards != d.square && o != &d
-        }) {
-            if d.piece == Piece::King {
-                break;
-            }
-            for &mv in legal.iter().filter(|mv| mv.to == other.guards) {
-                push(Method::Overloading, mv, *d, Some(*other));
+        // Overloading: the same piece with another duty, struck at on its square (the king
+        // is only lured).
+        let others = defenders.iter().filter(|o| {
+            d.piece != Piece::King
+                && o.square == d.square
+                && o.guards != d.guards
+                && o.guards != d.square
+                && o != &d
+        });
+        for other in others {
+            for (mv, _) in moves.iter().filter(|(mv, _)| mv.to == other.guards) {
+                push(Method::Overloading, *mv, *d, Some(*other));
             }
         }
     }
     // Checks first, then captures, as a combination's forcing moves are tried first: the
     // opponent must answer them, so the line stays short.
-    out.sort_by_key(|c| {
-        let stake = c
-            .struck
-            .map_or(c.defender.stake, |s| s.stake.max(c.defender.stake));
-        let forcing = if !played(board, c.mv).checkers().is_empty() {
+    let gives_check = |mv: Move| {
+        moves
+            .iter()
+            .any(|(m, after)| *m == mv && !after.checkers().is_empty())
+    };
+    out.sort_by_cached_key(|c| {
+        let forcing = if gives_check(c.mv) {
             0
         } else if is_capture(board, c.mv) {
             1
         } else {
             2
         };
-        (forcing, -(stake - c.cost), c.cost)
+        (forcing, -(c.stake() - c.cost), c.cost)
     });
     let mut moves: Vec<Move> = Vec::new();
     out.retain(|c| {
@@ -334,15 +357,15 @@ pub fn combinations(board: &Board, analysis: &Analysis) -> Vec<Combination> {
     out
 }
 
-/// The method by which `mv` acts against `d`, if any (the first that applies, in the order of
-/// `Method`).
-fn method_against(board: &Board, mv: Move, d: &Defender) -> Option<Method> {
+/// The method by which `mv`, played in `board` to give `after`, acts against `d`, if any (the
+/// first that applies, in the order of `Method`).
+fn method_against(board: &Board, mv: Move, after: &Board, d: &Defender) -> Option<Method> {
     let us = board.side_to_move();
     if d.guard == Guard::InTheWay {
         if mv.from != d.square {
             return None;
         }
-        let check = !played(board, mv).checkers().is_empty();
+        let check = !after.checkers().is_empty();
         let tempo = check || is_capture(board, mv) || see(board, mv) < 0;
         return tempo.then_some(Method::Clearance);
     }
@@ -351,9 +374,8 @@ fn method_against(board: &Board, mv: Move, d: &Defender) -> Option<Method> {
     if mv.to == d.square && !king {
         return Some(Method::Removal);
     }
-    let after = played(board, mv);
     let moved = after.piece_on(mv.to)?;
-    let attackers = attackers_to(&after, d.square, after.occupied());
+    let attackers = attackers_to(after, d.square, after.occupied());
     // Deflection: the moved piece now attacks the defender, which is worth more or undefended.
     let new_attack =
         attackers.has(mv.to) && !attackers_to(board, d.square, board.occupied()).has(mv.from);
@@ -373,7 +395,7 @@ fn method_against(board: &Board, mv: Move, d: &Defender) -> Option<Method> {
             promotion: None,
         };
         if after.is_legal(take) {
-            let taken = played(&after, take);
+            let taken = played(after, take);
             if !attackers_to(&taken, d.guards, taken.occupied()).has(mv.to) {
                 return Some(Method::Decoy);
             }
@@ -403,11 +425,9 @@ fn played(board: &Board, mv: Move) -> Board {
 
 /// The play a defender hinders, in words: "P e6–e7–e8=Q", "Q e5×f6", "mate".
 fn hindered_text(analysis: &Analysis, d: &Defender) -> String {
-    match d.hindered {
-        Hindered::Zone(zone) => analysis.zones[zone].attack.notation(),
-        Hindered::Rejected(index) => analysis.rejected[index].notation(),
-        Hindered::Mate => "mate".to_string(),
-    }
+    d.hindered
+        .attack(analysis)
+        .map_or_else(|| "mate".to_string(), Attack::notation)
 }
 
 /// A defender's duty in words: "blocks e7 against P e6–e7–e8=Q", "alone guards g7 against
