@@ -52,7 +52,7 @@ fn study_prints_verdict_line_and_tree_sizes() {
     assert!(out.contains("positions in the tree:"), "{out}");
     assert!(
         out.contains(
-            "proof (White on zone moves, Black on every legal move), horizon 9 plies, \
+            "proof (White on combinations and zone moves, Black on every legal move), horizon 9 plies, \
              deeper while it only holds or fails"
         ),
         "{out}"

@@ -42,6 +42,7 @@ fn the_full_search_agrees_with_the_zone_search_on_retis_first_moves() {
         &StudySettings::default(),
         false,
         MAX_POSITIONS,
+        true,
         &mut |_| {},
     );
     assert_eq!(study.first_moves.len(), 4);

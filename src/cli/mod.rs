@@ -186,8 +186,8 @@ pub enum Command {
         #[arg(long, default_value_t = 14, value_parser = args::depth())]
         referee_depth: i32,
     },
-    /// PIONEER's zone search (zone moves only, both sides), then a proof of its verdict with
-    /// the defender on every legal move (study mode).
+    /// PIONEER's zone search (zone moves and combinations, both sides), then a proof of its
+    /// verdict with the defender on every legal move (study mode).
     Study {
         /// Position (default: the start position).
         #[arg(long)]
@@ -197,6 +197,10 @@ pub enum Command {
         /// then the totals.
         #[arg(long, conflicts_with_all = ["fen", "tree"])]
         epd: Option<PathBuf>,
+        /// With `--epd`: the claimed result of every record, instead of each record's `c1`
+        /// (for a set whose `c1` says something else, such as the combination set).
+        #[arg(long, value_enum, requires = "epd")]
+        claim: Option<study_set::Claim>,
         /// Search horizon in plies (default: from the zones' timing).
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=40))]
         depth: Option<u32>,
@@ -487,6 +491,7 @@ pub fn main() -> i32 {
         Command::Study {
             fen,
             epd,
+            claim,
             depth,
             tree,
             max_positions,
@@ -509,7 +514,7 @@ pub fn main() -> i32 {
             })
             .and_then(|options| match (epd, threads) {
                 (Some(path), threads) => {
-                    study_set::study_set(&path, &options, threads.unwrap_or(1))
+                    study_set::study_set(&path, &options, threads.unwrap_or(1), claim)
                 }
                 (None, Some(_)) => Err("--threads runs the records of --epd at once: \
                                         give --epd, or leave --threads out"

@@ -228,11 +228,17 @@ fn judge_of((depth, net): (u32, Option<Arc<Network>>)) -> Arc<Mutex<dyn LeafJudg
     Arc::new(Mutex::new(SearchJudge::new(rater, estimator)))
 }
 
-/// Runs the zone search and the proofs from `board`, reporting progress on standard error, each
-/// line after `label` (which study it is, where several run at once). The run has a judge of
-/// its own, so that runs on several threads never wait on one another; a judge's values do not
-/// depend on what it was asked before, so the verdicts are the same either way.
-pub(super) fn run_study(board: &Board, options: &StudyOptions, label: &str) -> StudyRun {
+/// Runs the zone search and the proofs from `board`, and with `first_moves` those of every
+/// first move as well, reporting progress on standard error, each line after `label` (which
+/// study it is, where several run at once). The run has a judge of its own, so that runs on
+/// several threads never wait on one another; a judge's values do not depend on what it was
+/// asked before, so the verdicts are the same either way.
+pub(super) fn run_study(
+    board: &Board,
+    options: &StudyOptions,
+    label: &str,
+    first_moves: bool,
+) -> StudyRun {
     let start = Instant::now();
     let settings = &StudySettings {
         judge: options.leaf_search.clone().map(judge_of),
@@ -244,6 +250,7 @@ pub(super) fn run_study(board: &Board, options: &StudyOptions, label: &str) -> S
         settings,
         options.tree,
         options.max_positions,
+        first_moves,
         &mut |first| {
             eprintln!(
                 "{label}zone search of {}: {}, {} positions, {:.1} s",
@@ -298,7 +305,7 @@ fn table_leaves(options: &StudyOptions, result: &StudyResult) -> String {
 /// what the side to move gets, then every first move with its zone verdict and its proof.
 pub fn study(fen: Option<&str>, options: &StudyOptions) -> Result<(), String> {
     let board = parse_fen(fen.unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
-    let run = run_study(&board, options, "");
+    let run = run_study(&board, options, "", true);
     let (study, proofs) = (&run.study, &run.proofs);
     let unfinished = |r: &StudyResult| {
         if r.complete {
@@ -311,7 +318,7 @@ pub fn study(fen: Option<&str>, options: &StudyOptions) -> Result<(), String> {
     };
     let root = &study.root;
     say!(
-        "zone search (both sides on zone moves only: the model's verdict, not a proof), horizon {} plies",
+        "zone search (both sides on combinations and zone moves: the model's verdict, not a proof), horizon {} plies",
         root.horizon
     );
     if root.line.is_empty() && root.complete {
@@ -338,7 +345,7 @@ pub fn study(fen: Option<&str>, options: &StudyOptions) -> Result<(), String> {
     let proof = &proofs.root;
     let mover = board.side_to_move();
     say!(
-        "proof ({} on zone moves, {} on every legal move), horizon {} plies, deeper while it only holds or fails",
+        "proof ({} on combinations and zone moves, {} on every legal move), horizon {} plies, deeper while it only holds or fails",
         side_name(mover),
         side_name(!mover),
         study.root.horizon

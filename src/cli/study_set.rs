@@ -1,7 +1,9 @@
 //! `tropa study --epd`: a study set through PIONEER's zone search and proofs, one line a record.
 //!
 //! Design note: every record goes through the very run `tropa study --fen` makes
-//! (`pioneer::run_study`), so the set measures what a user sees; only the report differs. With
+//! (`pioneer::run_study`), so the set measures what a user sees; only the report differs, and
+//! the first moves' own trees, which a record's line does not read, are not searched (the start
+//! position's trees come first and never depend on them). With
 //! `--threads N` the records are shared out among N threads, each run with a judge of its own;
 //! the lines still come in the file's order, each as soon as it and those before it are done. A
 //! record's verdict and trees do not depend on the thread count (the judge clears its search
@@ -17,10 +19,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// The result a study-set record claims for the side to move (its `c1` operation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Claim {
+/// The result a study-set record claims for the side to move (its `c1` operation, or
+/// `--claim` for every record).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Claim {
+    /// The side to move wins.
     Win,
+    /// The side to move at least draws, and no more.
     Draw,
 }
 
@@ -93,15 +98,25 @@ fn outcome_of(record: &Record, claim: Claim, run: &StudyRun) -> Outcome {
 /// `c1 "draw"`: it at least draws, and no more), the sizes of the zone tree and the proof tree
 /// from the start position, the time — then the totals, where a record counts as solved and
 /// proven when both hold. Every record is checked before any is run, so that a bad line costs
-/// no search. Progress goes to standard error, each line after the record's id.
-pub fn study_set(path: &Path, options: &StudyOptions, threads: usize) -> Result<(), String> {
+/// no search. Progress goes to standard error, each line after the record's id. `claim`, when
+/// given, is every record's claim, and `c1` is not read (a set whose `c1` says something else,
+/// such as the combination set's defender).
+pub fn study_set(
+    path: &Path,
+    options: &StudyOptions,
+    threads: usize,
+    claim: Option<Claim>,
+) -> Result<(), String> {
     let records = read_suite(path)?;
     let mut claims = Vec::new();
     for record in &records {
         if record.best.is_empty() {
             return Err(format!("{}: no bm (the key move)", record.place));
         }
-        claims.push(claim_of(record)?);
+        claims.push(match claim {
+            Some(claim) => claim,
+            None => claim_of(record)?,
+        });
     }
     let start = Instant::now();
     let threads = threads.clamp(1, records.len().max(1));
@@ -117,7 +132,9 @@ pub fn study_set(path: &Path, options: &StudyOptions, threads: usize) -> Result<
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(record) = records.get(i) else { break };
                 eprintln!("{}: {}", record.place, record.id);
-                let run = run_study(record.game.board(), options, &format!("{}: ", record.id));
+                // A record's line reads the start position's trees only.
+                let label = format!("{}: ", record.id);
+                let run = run_study(record.game.board(), options, &label, false);
                 if send.send((i, outcome_of(record, claims[i], &run))).is_err() {
                     break;
                 }

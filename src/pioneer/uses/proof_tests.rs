@@ -544,3 +544,24 @@ fn a_proven_win_is_shown_as_a_mate_where_one_is_found() {
     assert_eq!(p.outcome, ProofOutcome::Wins, "{}", p.summary());
     assert!(p.summary().ends_with("White wins"), "{}", p.summary());
 }
+
+/// Win at Chess no. 6 from the start: 1.Rb7, a combination against the rook g5 that guards
+/// the back rank, wins within 5 plies, though the zones call for 11. Asked within its own
+/// shorter horizon first, the proof ends there with a small tree.
+#[test]
+fn a_combination_is_proven_within_its_own_shorter_horizon() {
+    let fen = "7k/p7/1R5K/6r1/6p1/6P1/8/8 w - - 0 1";
+    let board = parse_fen(fen, false).unwrap();
+    assert_eq!(ZoneSearch::horizon(&board, TrajectoryLimits::default()), 11);
+    let shallow = combination_horizons(&board, Color::White, &StudySettings::default(), 11);
+    assert_eq!(shallow, vec![5, 7, 9]);
+    // The defender has no combination horizons of its own to try.
+    assert!(combination_horizons(&board, Color::Black, &StudySettings::default(), 11).is_empty());
+    let (board, p, rounds) = proof(fen, Color::White, 11, MAX_PROOF_POSITIONS);
+    assert_eq!(p.outcome, ProofOutcome::Wins, "{}", p.summary());
+    assert_eq!(p.result.horizon, 5);
+    assert!(rounds.iter().all(|r| r.horizon == 5), "{rounds:?}");
+    let line = line_to_numbered_san(&board, &p.result.line);
+    assert!(line.starts_with("1. Rb7"), "{line}");
+    assert!(p.result.positions < 1_000, "{}", p.result.positions);
+}

@@ -7,8 +7,10 @@
 //! zones of his attack." Botvinnik reported that PIONEER solved Réti's study with 54 moves in
 //! the tree.
 //!
-//! Design note: an alpha-beta search over zone moves (`play::moves`) to a horizon taken from the
-//! zones' timing: twice the longest forecast of a live attack at the root, plus one ply. At the
+//! Design note: an alpha-beta search over zone moves (`play::moves`), each side's combinations
+//! first (`play::admission`: the sacrifices against a hindering piece that the zones reject for
+//! their price), to a horizon taken from the zones' timing: twice the longest forecast of a live
+//! attack at the root, plus one ply. At the
 //! horizon, or where the side to move has no zone move, the position is valued by the zone model
 //! alone (`play::model_value`; a known draw, `eval::known_draw`, is 0 wherever it stands):
 //! material, plus the promotion of every pawn whose zone wins statically (no counter in time),
@@ -574,7 +576,7 @@ pub struct FirstMove {
 /// A study solved by the zone search.
 #[derive(Clone, Debug)]
 pub struct Study {
-    /// The search from the start position (zone moves only).
+    /// The search from the start position (combinations and zone moves only).
     pub root: StudyResult,
     /// Every legal first move searched on its own, with its own tree.
     pub first_moves: Vec<FirstMove>,
@@ -582,17 +584,18 @@ pub struct Study {
     pub tree: Vec<TraceLine>,
 }
 
-/// Solves `board`: the zone search from it, then every legal first move on its own (zone moves
-/// of the start position first), each with a fresh tree of at most `max_positions` positions,
-/// all trees together at most `STUDY_BUDGET` times that (later first moves are then left
-/// unsearched: `positions == 0`, not complete). `horizon` defaults to the zones' own. Each
-/// first move is passed to `on_first_move` as soon as it is searched.
+/// Solves `board`: the zone search from it, then, with `first_moves`, every legal first move
+/// on its own (zone moves of the start position first), each with a fresh tree of at most
+/// `max_positions` positions, all trees together at most `STUDY_BUDGET` times that (later
+/// first moves are then left unsearched: `positions == 0`, not complete). `horizon` defaults
+/// to the zones' own. Each first move is passed to `on_first_move` as soon as it is searched.
 pub fn solve(
     board: &Board,
     horizon: Option<u32>,
     settings: &StudySettings,
     trace: bool,
     max_positions: usize,
+    first_moves: bool,
     on_first_move: &mut dyn FnMut(&FirstMove),
 ) -> Study {
     let limits = settings.limits;
@@ -610,8 +613,12 @@ pub fn solve(
         .iter()
         .map(|m| m.mv)
         .collect();
-    let mut first_moves = Vec::new();
-    let mut all = legal_moves(board);
+    let mut searched = Vec::new();
+    let mut all = if first_moves {
+        legal_moves(board)
+    } else {
+        Vec::new()
+    };
     all.sort_by_key(|m| zone.iter().position(|z| z == m).unwrap_or(usize::MAX));
     let mut budget = (STUDY_BUDGET * max_positions).saturating_sub(root.positions);
     for mv in all {
@@ -642,11 +649,11 @@ pub fn solve(
             result,
         };
         on_first_move(&first);
-        first_moves.push(first);
+        searched.push(first);
     }
     Study {
         root,
-        first_moves,
+        first_moves: searched,
         tree,
     }
 }

@@ -32,6 +32,7 @@ fn reti_zone_search_finds_kg7_and_the_draw() {
         &StudySettings::default(),
         false,
         MAX_POSITIONS,
+        true,
         &mut |_| {},
     );
     let text = line_to_numbered_san(&board, &study.root.line);

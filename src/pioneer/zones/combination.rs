@@ -143,6 +143,15 @@ impl Combination {
         self.struck
             .map_or(self.defender.stake, |s| s.stake.max(self.defender.stake))
     }
+
+    /// The moves the hindered play takes once the defender is gone: its attack's forecast in
+    /// `analysis` (the one the combination was read from), one for a mate in one.
+    pub fn play_length(&self, analysis: &Analysis) -> u8 {
+        self.defender
+            .hindered
+            .attack(analysis)
+            .map_or(1, Attack::forecast)
+    }
 }
 
 /// The defenders against the side to move's play in `analysis` of `board`, each (piece, guarded
