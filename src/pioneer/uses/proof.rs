@@ -296,9 +296,10 @@ fn combination_horizons(
         .iter()
         .map(|c| c.play_length(&analysis) as u32)
         .min();
-    shortest.map_or_else(Vec::new, |length| {
-        { (2 * length + 1).max(3)..horizon }.step_by(2).collect()
-    })
+    let Some(length) = shortest else {
+        return Vec::new();
+    };
+    ((2 * length + 1).max(3)..horizon).step_by(2).collect()
 }
 
 /// What a round of a proof asks.

@@ -608,17 +608,20 @@ pub fn solve(
     }
     let root = search.run(board, horizon);
     let tree = search.trace.take().unwrap_or_default();
+    let mut searched = Vec::new();
+    if !first_moves {
+        return Study {
+            root,
+            first_moves: searched,
+            tree,
+        };
+    }
     let analysis = Analysis::new(board, limits);
     let zone: Vec<Move> = zone_moves(board, &analysis, horizon.div_ceil(2) as u8)
         .iter()
         .map(|m| m.mv)
         .collect();
-    let mut searched = Vec::new();
-    let mut all = if first_moves {
-        legal_moves(board)
-    } else {
-        Vec::new()
-    };
+    let mut all = legal_moves(board);
     all.sort_by_key(|m| zone.iter().position(|z| z == m).unwrap_or(usize::MAX));
     let mut budget = (STUDY_BUDGET * max_positions).saturating_sub(root.positions);
     for mv in all {
