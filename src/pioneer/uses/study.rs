@@ -24,7 +24,7 @@
 //! the same search gives the defender every legal move, and the attacker a few forcing moves
 //! besides its zone moves (`play::admission`): that is the proof of a verdict (`proof`),
 //! searched with null windows (`with_window`), its moves ordered by the judge's estimates where
-//! it has a judge (`LeafJudge::estimate`).
+//! it has a judge (`LeafJudge::estimate`; at the root, by the judge's own value).
 
 use crate::bound::Bound;
 use crate::eval::known_draw;
@@ -391,22 +391,30 @@ impl ZoneSearch {
     }
 
     /// In a proof with a judge, orders `moves` best first for the side to move by the judge's
-    /// estimate of the position after each (ties keep the zone order). A proof needs one move
-    /// that works at each of the attacker's nodes and one refutation at each of the
-    /// defender's; the zone model ranks by its own exchanges and timing, which misjudge
-    /// tactics (WAC 68: the proof of 1.Qxe3 took 718 positions in the zones' order, 287 in this).
-    fn order_by_judge(&self, board: &Board, moves: &mut [Move]) {
+    /// estimate of the position after each (ties keep the zone order); at the root (`ply` 0)
+    /// by the judge's value, a leaf's deeper search. A proof needs one move that works at each
+    /// of the attacker's nodes and one refutation at each of the defender's; the zone model
+    /// ranks by its own exchanges and timing, which misjudge tactics (WAC 68: the proof of
+    /// 1.Qxe3 took 718 positions in the zones' order, 287 in this). The root's first move
+    /// takes a whole tree before the next is tried, and a shallow estimate misses a mate in
+    /// three (Anderssen–Zukertort, 31.Bh7+: 4,000 positions spent on 31.Rh3 first, 29 with
+    /// the mate first); the root has few moves, so their deeper searches cost little.
+    fn order_by_judge(&self, board: &Board, moves: &mut [Move], ply: u32) {
         let (Some(judge), Some(_)) = (&self.judge, self.attacker_sign(board)) else {
             return;
         };
         let Ok(mut judge) = judge.lock() else {
             return;
         };
-        // The estimate is the opponent's, to move after the move: lowest first.
+        // The value is the opponent's, to move after the move: lowest first.
         moves.sort_by_cached_key(|&mv| {
             let mut child = board.clone();
             child.play_unchecked(mv);
-            judge.estimate(&child)
+            if ply == 0 {
+                judge.value(&child, 0)
+            } else {
+                judge.estimate(&child)
+            }
         });
     }
 
@@ -503,7 +511,7 @@ impl ZoneSearch {
         if moves.is_empty() {
             return static_value(board, &analysis);
         }
-        self.order_by_judge(board, &mut moves);
+        self.order_by_judge(board, &mut moves, ply);
         if let Some(i) = moves.iter().position(|&m| Some(m) == table_move) {
             let m = moves.remove(i);
             moves.insert(0, m);

@@ -29,7 +29,9 @@ use crate::pioneer::counters::counter::CounterKind;
 use crate::pioneer::rejection::duty::duty_of;
 use crate::pioneer::rejection::reject::Rejection;
 use crate::rules::see::{attackers_to, exchange_without, see};
-use crate::rules::{is_capture, legal_moves, piece_value, side_name, Board, Move, Piece, Square};
+use crate::rules::{
+    is_capture, legal_moves, piece_value, side_name, Board, GameStatus, Move, Piece, Square,
+};
 use cozy_chess::get_between_rays;
 
 /// How a combination takes the defender's function away.
@@ -395,20 +397,28 @@ fn method_against(board: &Board, mv: Move, after: &Board, d: &Defender) -> Optio
         }
     }
     // Decoy: a check or a capture on a square the defender covers, whose capture by the
-    // defender leaves what it guards.
+    // defender leaves what it guards. Against the guard of a mating square the offer may stand
+    // on that square itself, and a threat of mate in one forces as well as a check: the guard
+    // that takes there is then mated on it (WAC 1: Q g3–g6, f×g6, N e5×g6#).
     let forcing = !after.checkers().is_empty() || is_capture(board, mv);
-    if forcing && mv.to != d.guards {
-        let take = Move {
-            from: d.square,
-            to: mv.to,
-            promotion: None,
-        };
-        if after.is_legal(take) {
-            let taken = played(after, take);
-            if !attackers_to(&taken, d.guards, taken.occupied()).has(mv.to) {
-                return Some(Method::Decoy);
-            }
+    let take = Move {
+        from: d.square,
+        to: mv.to,
+        promotion: None,
+    };
+    if mv.to != d.guards && forcing && after.is_legal(take) {
+        let taken = played(after, take);
+        if !attackers_to(&taken, d.guards, taken.occupied()).has(mv.to) {
+            return Some(Method::Decoy);
         }
+    }
+    let on_mating_square = d.guard == Guard::GuardsMate && mv.to == d.guards;
+    if on_mating_square
+        && after.is_legal(take)
+        && (forcing || threatens_mate(after))
+        && mates_in_one(&played(after, take))
+    {
+        return Some(Method::Decoy);
     }
     if king {
         return None;
@@ -423,6 +433,21 @@ fn method_against(board: &Board, mv: Move, after: &Board, d: &Defender) -> Optio
         }
     }
     None
+}
+
+/// Does the side to move in `board` have a move that mates?
+fn mates_in_one(board: &Board) -> bool {
+    legal_moves(board)
+        .into_iter()
+        .any(|mv| played(board, mv).status() == GameStatus::Won)
+}
+
+/// Would the side that just moved in `board` mate in one if it were to move again (the
+/// opponent not in check)?
+fn threatens_mate(board: &Board) -> bool {
+    board
+        .null_move()
+        .is_some_and(|passed| mates_in_one(&passed))
 }
 
 /// `board` with `mv` played.
@@ -574,6 +599,33 @@ mod tests {
             text.ends_with("(deflection; the exchange gives up 3.30)"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_queen_offered_on_the_mating_square_is_a_decoy() {
+        // Win at Chess no. 1: the pawn f7 alone keeps N e5–g6 from mating; Q g3–g6 threatens
+        // Q×h7# and, taken by the pawn, leaves N e5×g6#.
+        let (board, analysis, found) =
+            combos("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
+        let qg6 = found
+            .iter()
+            .find(|c| c.mv == uci(&board, "g3g6"))
+            .expect("Q g3–g6 decoys the pawn f7");
+        assert_eq!(qg6.method, Method::Decoy);
+        assert_eq!(qg6.defender.square, Square::F7);
+        assert_eq!(qg6.defender.guards, Square::G6);
+        let text = combination_text(&analysis, &board, qg6);
+        assert!(
+            text.starts_with("White: Q g3–g6 offers the queen to the pawn on f7, which alone guards g6 against mate"),
+            "{text}"
+        );
+        // A quiet offer that threatens nothing is no decoy: with the knight f6 gone, Q×h7 is no
+        // mate and the queen on g6 threatens none.
+        let (board, _, found) =
+            combos("2rr3k/pp3pp1/1nnqb2p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
+        assert!(!found
+            .iter()
+            .any(|c| c.mv == uci(&board, "g3g6") && c.method == Method::Decoy));
     }
 
     #[test]
