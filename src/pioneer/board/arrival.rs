@@ -3,13 +3,15 @@
 //!
 //! Design note: PIONEER's mates are decided exactly, by the rules, on the board as it stands
 //! with only the arrival (and the steps before it: a preparation, a defender's step) played by
-//! relocating pieces: no move generation, no search. The test is shared by the layers above —
+//! relocating pieces: no move generation, no search (`gives_mate`, `mating_move` and
+//! `threatens_mate` test moves actually played, by the rules too). The test is shared by the
+//! layers above —
 //! the mate trajectories (`attacks::mate`), the duty to guard a mating square
 //! (`rejection::duty`), a zone's answer to its first move (`zones::zone`) — and the linked zones
 //! move a piece with `relocated` too. `MATE_GAIN` is a mate in the exchange model's material
 //! terms, for the safety of a capture, a duty's loss and a mate attack's gain alike.
 
-use crate::rules::{Board, BoardBuilder, Color, GameStatus, Square};
+use crate::rules::{legal_moves, Board, BoardBuilder, Color, GameStatus, Move, Square};
 
 /// What a mate is worth in the zone model's material terms: more than any material, so that a
 /// mate zone comes first and no material compensates it.
@@ -38,6 +40,28 @@ pub(crate) fn relocated(board: &Board, moves: &[(Square, Square)]) -> BoardBuild
 /// defender's step)? The rest of the board is as in `board`, the defender to move.
 pub fn mates_after(board: &Board, from: Square, to: Square, steps: &[(Square, Square)]) -> bool {
     arrival(board, from, to, steps).is_some_and(|b| b.status() == GameStatus::Won)
+}
+
+/// Does `mv`, played in `board`, mate?
+pub fn gives_mate(board: &Board, mv: Move) -> bool {
+    let mut next = board.clone();
+    next.play_unchecked(mv);
+    !next.checkers().is_empty() && next.status() == GameStatus::Won
+}
+
+/// The first legal move of the side to move in `board` that mates, if any.
+pub fn mating_move(board: &Board) -> Option<Move> {
+    legal_moves(board)
+        .into_iter()
+        .find(|&mv| gives_mate(board, mv))
+}
+
+/// Would the side that is not to move in `board` mate in one, were it its move (never while
+/// the side to move is in check)?
+pub fn threatens_mate(board: &Board) -> bool {
+    board
+        .null_move()
+        .is_some_and(|passed| mating_move(&passed).is_some())
 }
 
 /// The position of `mates_after`: the pieces of `steps` moved, the piece on `from` standing on

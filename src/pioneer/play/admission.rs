@@ -60,19 +60,19 @@ impl Admission {
             Admission::ZoneMoves => true,
             Admission::Proof { attacker } => attacker == board.side_to_move(),
         };
+        let has_zone_moves = !zone.is_empty();
+        // Both lists hold each move once; a zone move that is a combination comes first as one.
         let mut planned = if attacking {
-            combination_moves(board, analysis, moves_left)
+            let mut planned = combination_moves(board, analysis, moves_left);
+            let others: Vec<Move> = zone.into_iter().filter(|m| !planned.contains(m)).collect();
+            planned.extend(others);
+            planned
         } else {
-            Vec::new()
+            zone
         };
-        for m in &zone {
-            if !planned.contains(m) {
-                planned.push(*m);
-            }
-        }
         match self {
             Admission::ZoneMoves => planned,
-            Admission::Proof { .. } if attacking && !zone.is_empty() => {
+            Admission::Proof { .. } if attacking && has_zone_moves => {
                 let checks = CheckSquares::new(board);
                 let forcing: Vec<Move> = legal
                     .into_iter()

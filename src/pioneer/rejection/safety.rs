@@ -27,11 +27,9 @@
 //! arrival is not known, so `attack` applies this to one-move captures only. The cost is a few
 //! legal-move lists and exchange evaluations per winning one-move capture.
 
-use crate::pioneer::board::arrival::MATE_GAIN;
+use crate::pioneer::board::arrival::{mating_move, threatens_mate, MATE_GAIN};
 use crate::rules::see::{exchange_on_square, see};
-use crate::rules::{
-    is_capture, legal_moves, piece_value, Board, GameStatus, Move, Piece, Rank, Square,
-};
+use crate::rules::{is_capture, legal_moves, piece_value, Board, Move, Piece, Rank, Square};
 
 /// The opponent's reply after which a capture loses material.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,18 +122,8 @@ pub fn capture_refutation(board: &Board, capture: Move) -> Option<Refutation> {
 /// The opponent's reply in `after` (the position after a capture in `before`) that mates, when
 /// he could not mate in one in `before` already (were it his move).
 fn mating_reply(before: &Board, after: &Board) -> Option<Move> {
-    let mates = |board: &Board, mv: Move| {
-        let mut next = board.clone();
-        next.play_unchecked(mv);
-        !next.checkers().is_empty() && next.status() == GameStatus::Won
-    };
-    let reply = legal_moves(after)
-        .into_iter()
-        .find(|&mv| mates(after, mv))?;
-    let already = before
-        .null_move()
-        .is_some_and(|b| legal_moves(&b).into_iter().any(|mv| mates(&b, mv)));
-    (!already).then_some(reply)
+    let reply = mating_move(after)?;
+    (!threatens_mate(before)).then_some(reply)
 }
 
 /// The capturing side's best answer (material, ≤ 0 when it loses) in `position`, where the

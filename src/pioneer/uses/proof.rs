@@ -220,7 +220,7 @@ pub fn prove(
         let (outcome, result) = within(shallow, shallow_budget, Question::Win, &mut shallow_hints);
         shallow_budget = shallow_budget.saturating_sub(result.positions);
         if outcome == ProofOutcome::Wins {
-            shallow_win = Some((outcome, result));
+            shallow_win = Some(result);
             hints = shallow_hints;
             break;
         }
@@ -228,26 +228,28 @@ pub fn prove(
     let mut horizon = horizon;
     // The deepest horizon whose tree was complete, and what it showed.
     let mut deepest: Option<(ProofOutcome, StudyResult)> = None;
-    let (outcome, result) = loop {
-        if let Some(win) = shallow_win.take() {
-            break win;
+    let (outcome, result) = if let Some(win) = shallow_win {
+        (ProofOutcome::Wins, win)
+    } else {
+        loop {
+            let (outcome, result) =
+                within(horizon, max_positions - spent, Question::Claim, &mut hints);
+            spent += result.positions;
+            let deeper = horizon + 2 <= MAX_HORIZON && spent < max_positions;
+            break match outcome {
+                // A hold says more deeper, and a failure may be the zone model's lead at the
+                // horizon, gone (or become a mate) a few plies later: both are taken deeper.
+                ProofOutcome::Holds | ProofOutcome::AttackerFails if deeper => {
+                    deepest = Some((outcome, result));
+                    horizon += 2;
+                    continue;
+                }
+                // A deeper tree that outgrows the budget says nothing: the deepest complete one
+                // stands (a failure there withdraws any shallower hold).
+                ProofOutcome::OutOfBudget => deepest.take().unwrap_or((outcome, result)),
+                _ => (outcome, result),
+            };
         }
-        let (outcome, result) = within(horizon, max_positions - spent, Question::Claim, &mut hints);
-        spent += result.positions;
-        let deeper = horizon + 2 <= MAX_HORIZON && spent < max_positions;
-        break match outcome {
-            // A hold says more deeper, and a failure may be the zone model's lead at the
-            // horizon, gone (or become a mate) a few plies later: both are taken deeper.
-            ProofOutcome::Holds | ProofOutcome::AttackerFails if deeper => {
-                deepest = Some((outcome, result));
-                horizon += 2;
-                continue;
-            }
-            // A deeper tree that outgrows the budget says nothing: the deepest complete one
-            // stands (a failure there withdraws any shallower hold).
-            ProofOutcome::OutOfBudget => deepest.take().unwrap_or((outcome, result)),
-            _ => (outcome, result),
-        };
     };
     // A win is proven; a mate within the same horizon is the better proof and the quicker
     // solution, asked for with as many positions again as the win took (at least a first

@@ -616,11 +616,10 @@ pub fn solve(
     }
     let root = search.run(board, horizon);
     let tree = search.trace.take().unwrap_or_default();
-    let mut searched = Vec::new();
     if !first_moves {
         return Study {
             root,
-            first_moves: searched,
+            first_moves: Vec::new(),
             tree,
         };
     }
@@ -629,6 +628,7 @@ pub fn solve(
         .iter()
         .map(|m| m.mv)
         .collect();
+    let mut searched = Vec::new();
     let mut all = legal_moves(board);
     all.sort_by_key(|m| zone.iter().position(|z| z == m).unwrap_or(usize::MAX));
     let mut budget = (STUDY_BUDGET * max_positions).saturating_sub(root.positions);

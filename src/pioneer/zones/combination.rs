@@ -22,16 +22,14 @@
 use super::analysis::Analysis;
 use super::zone::ZoneVerdict;
 use crate::pioneer::attacks::attack::{Attack, Goal};
-use crate::pioneer::board::arrival::MATE_GAIN;
+use crate::pioneer::board::arrival::{mating_move, threatens_mate, MATE_GAIN};
 use crate::pioneer::board::pieces::{piece_letter, piece_name};
 use crate::pioneer::board::route::ObstacleKind;
 use crate::pioneer::counters::counter::CounterKind;
 use crate::pioneer::rejection::duty::duty_of;
 use crate::pioneer::rejection::reject::Rejection;
 use crate::rules::see::{attackers_to, exchange_without, see};
-use crate::rules::{
-    is_capture, legal_moves, piece_value, side_name, Board, GameStatus, Move, Piece, Square,
-};
+use crate::rules::{is_capture, legal_moves, piece_value, side_name, Board, Move, Piece, Square};
 use cozy_chess::get_between_rays;
 
 /// How a combination takes the defender's function away.
@@ -406,18 +404,18 @@ fn method_against(board: &Board, mv: Move, after: &Board, d: &Defender) -> Optio
         to: mv.to,
         promotion: None,
     };
-    if mv.to != d.guards && forcing && after.is_legal(take) {
-        let taken = played(after, take);
-        if !attackers_to(&taken, d.guards, taken.occupied()).has(mv.to) {
-            return Some(Method::Decoy);
+    let decoy = if mv.to != d.guards {
+        forcing && after.is_legal(take) && {
+            let taken = played(after, take);
+            !attackers_to(&taken, d.guards, taken.occupied()).has(mv.to)
         }
-    }
-    let on_mating_square = d.guard == Guard::GuardsMate && mv.to == d.guards;
-    if on_mating_square
-        && after.is_legal(take)
-        && (forcing || threatens_mate(after))
-        && mates_in_one(&played(after, take))
-    {
+    } else {
+        d.guard == Guard::GuardsMate
+            && after.is_legal(take)
+            && (forcing || threatens_mate(after))
+            && mating_move(&played(after, take)).is_some()
+    };
+    if decoy {
         return Some(Method::Decoy);
     }
     if king {
@@ -433,21 +431,6 @@ fn method_against(board: &Board, mv: Move, after: &Board, d: &Defender) -> Optio
         }
     }
     None
-}
-
-/// Does the side to move in `board` have a move that mates?
-fn mates_in_one(board: &Board) -> bool {
-    legal_moves(board)
-        .into_iter()
-        .any(|mv| played(board, mv).status() == GameStatus::Won)
-}
-
-/// Would the side that just moved in `board` mate in one if it were to move again (the
-/// opponent not in check)?
-fn threatens_mate(board: &Board) -> bool {
-    board
-        .null_move()
-        .is_some_and(|passed| mates_in_one(&passed))
 }
 
 /// `board` with `mv` played.

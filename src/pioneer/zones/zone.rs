@@ -16,14 +16,12 @@
 //! ones weighed with a one-tempo shift — is the next level's, `analysis`.
 
 use crate::pioneer::attacks::attack::{Attack, Goal};
-use crate::pioneer::board::arrival::mates_after;
+use crate::pioneer::board::arrival::{gives_mate, mates_after};
 use crate::pioneer::counters::counter::{Counter, CounterKind};
 use crate::pioneer::counters::defence::counters;
 use crate::pioneer::counters::support::{supports, Support, SupportKind};
 use crate::rules::see::see;
-use crate::rules::{
-    is_capture, legal_moves, BitBoard, Board, Color, GameStatus, Move, Piece, Rank,
-};
+use crate::rules::{is_capture, legal_moves, BitBoard, Board, Color, Move, Piece, Rank};
 
 /// The static verdict on a zone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,12 +160,7 @@ impl Zone {
             _ => gain > self.attack.gain,
         };
         let replies = legal_moves(&after);
-        let mates = |c: Move| {
-            let mut next = after.clone();
-            next.play_unchecked(c);
-            !next.checkers().is_empty() && next.status() == GameStatus::Won
-        };
-        if let Some(&mating) = replies.iter().find(|&&c| mates(c)) {
+        if let Some(&mating) = replies.iter().find(|&&c| gives_mate(&after, c)) {
             return Some(mating);
         }
         replies
