@@ -37,6 +37,15 @@ import chess.engine
 
 VALUES = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK: 500, chess.QUEEN: 950}
 WIN = 300
+# The buckets of the summary, in its order.
+MATE_SHORT, MATE_LONG, AHEAD_6, AHEAD_10, AHEAD_LATER, NEVER = BUCKETS = [
+    "mate within 7 plies",
+    "mate in more than 7 plies",
+    "300 ahead by ply 6 (a 5-ply proof's reach)",
+    "300 ahead at ply 8-10 (a 9-ply proof's reach)",
+    "300 ahead after ply 10",
+    "never 300 ahead in the line",
+]
 
 
 def material(board, side):
@@ -112,18 +121,18 @@ def main():
             if score.is_mate() and score.mate() > 0:
                 plies = 2 * score.mate() - 1
                 what = f"mate in {plies} plies"
-                bucket = "mate within 7 plies" if plies <= 7 else "mate in more than 7 plies"
+                bucket = MATE_SHORT if plies <= 7 else MATE_LONG
             else:
                 ply = ahead_from(board, pv)
                 what = f"300 ahead from ply {ply}" if ply else "never 300 ahead"
                 if ply is None:
-                    bucket = "never 300 ahead in the line"
+                    bucket = NEVER
                 elif ply <= 6:
-                    bucket = "300 ahead by ply 6 (a 5-ply proof's reach)"
+                    bucket = AHEAD_6
                 elif ply <= 10:
-                    bucket = "300 ahead at ply 8-10 (a 9-ply proof's reach)"
+                    bucket = AHEAD_10
                 else:
-                    bucket = "300 ahead after ply 10"
+                    bucket = AHEAD_LATER
             result = studied.get(rid, "")
             buckets[bucket] += 1
             if result:
@@ -131,15 +140,7 @@ def main():
             print(f"{rid}  {score}  {what}  (line of {len(pv)} plies)  {result}".rstrip(), flush=True)
     engine.quit()
     print()
-    order = [
-        "mate within 7 plies",
-        "mate in more than 7 plies",
-        "300 ahead by ply 6 (a 5-ply proof's reach)",
-        "300 ahead at ply 8-10 (a 9-ply proof's reach)",
-        "300 ahead after ply 10",
-        "never 300 ahead in the line",
-    ]
-    for bucket in order:
+    for bucket in BUCKETS:
         count = buckets[bucket]
         extra = ""
         if args.study:

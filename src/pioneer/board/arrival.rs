@@ -5,8 +5,7 @@
 //! with only the arrival (and the steps before it: a preparation, a defender's step) played by
 //! relocating pieces: no move generation, no search (`gives_mate`, `mating_move` and
 //! `threatens_mate` test moves actually played, by the rules too). The test is shared by the
-//! layers above —
-//! the mate trajectories (`attacks::mate`), the duty to guard a mating square
+//! layers above — the mate trajectories (`attacks::mate`), the duty to guard a mating square
 //! (`rejection::duty`), a zone's answer to its first move (`zones::zone`) — and the linked zones
 //! move a piece with `relocated` too. `MATE_GAIN` is a mate in the exchange model's material
 //! terms, for the safety of a capture, a duty's loss and a mate attack's gain alike.

@@ -404,17 +404,18 @@ fn method_against(board: &Board, mv: Move, after: &Board, d: &Defender) -> Optio
         to: mv.to,
         promotion: None,
     };
-    let decoy = if mv.to != d.guards {
-        forcing && after.is_legal(take) && {
-            let taken = played(after, take);
-            !attackers_to(&taken, d.guards, taken.occupied()).has(mv.to)
-        }
-    } else {
-        d.guard == Guard::GuardsMate
-            && after.is_legal(take)
-            && (forcing || threatens_mate(after))
-            && mating_move(&played(after, take)).is_some()
-    };
+    // The guard must be able to take the offer at all.
+    let decoy = after.is_legal(take)
+        && if mv.to != d.guards {
+            forcing && {
+                let taken = played(after, take);
+                !attackers_to(&taken, d.guards, taken.occupied()).has(mv.to)
+            }
+        } else {
+            d.guard == Guard::GuardsMate
+                && (forcing || threatens_mate(after))
+                && mating_move(&played(after, take)).is_some()
+        };
     if decoy {
         return Some(Method::Decoy);
     }
@@ -527,15 +528,23 @@ mod tests {
         crate::rules::notation::move_from_uci(board, text, false).unwrap()
     }
 
+    /// The combination of `found` whose move is `text` in `board`; fails with `why` if none.
+    fn proposed<'a>(
+        board: &Board,
+        found: &'a [Combination],
+        text: &str,
+        why: &str,
+    ) -> &'a Combination {
+        let mv = uci(board, text);
+        found.iter().find(|c| c.mv == mv).expect(why)
+    }
+
     #[test]
     fn a_rook_that_alone_guards_the_back_rank_is_taken_or_deflected() {
         // The rook c8 alone keeps R e1–e8 from mating; White's queen can take it (a
         // sacrifice: the queen is lost to nothing, but the mate follows).
         let (board, analysis, combos) = combos("2r3k1/5ppp/8/8/8/8/2Q2PPP/4R1K1 w - - 0 1");
-        let removal = combos
-            .iter()
-            .find(|c| c.mv == uci(&board, "c2c8"))
-            .expect("Q c2×c8 removes the guard of e8");
+        let removal = proposed(&board, &combos, "c2c8", "Q c2×c8 removes the guard of e8");
         assert_eq!(removal.method, Method::Removal);
         assert_eq!(removal.defender.guard, Guard::GuardsMate);
         assert_eq!(removal.defender.guards, Square::E8);
@@ -569,10 +578,7 @@ mod tests {
     fn a_bishop_attacking_the_blockading_queen_is_a_deflection() {
         // The queen e7 blockades the e-pawn; B b2–a3 attacks it with a less valuable piece.
         let (board, analysis, combos) = combos("6k1/4q3/4P3/8/8/8/1B6/6K1 w - - 0 1");
-        let ba3 = combos
-            .iter()
-            .find(|c| c.mv == uci(&board, "b2a3"))
-            .expect("B b2–a3 deflects the queen");
+        let ba3 = proposed(&board, &combos, "b2a3", "B b2–a3 deflects the queen");
         assert_eq!(ba3.method, Method::Deflection);
         assert_eq!(ba3.defender.square, Square::E7);
         assert_eq!(ba3.cost, 330, "the queen takes the bishop, as 30…Qxa3 did");
@@ -590,10 +596,7 @@ mod tests {
         // Q×h7# and, taken by the pawn, leaves N e5×g6#.
         let (board, analysis, found) =
             combos("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
-        let qg6 = found
-            .iter()
-            .find(|c| c.mv == uci(&board, "g3g6"))
-            .expect("Q g3–g6 decoys the pawn f7");
+        let qg6 = proposed(&board, &found, "g3g6", "Q g3–g6 decoys the pawn f7");
         assert_eq!(qg6.method, Method::Decoy);
         assert_eq!(qg6.defender.square, Square::F7);
         assert_eq!(qg6.defender.guards, Square::G6);
@@ -615,10 +618,7 @@ mod tests {
     fn a_knight_between_the_back_rank_guard_and_its_square_interferes() {
         // The rook a8 alone guards e8 against R e1–e8#; N c6–d8 stands between them.
         let (board, analysis, combos) = combos("r5k1/5ppp/2N5/8/8/8/5PPP/4R1K1 w - - 0 1");
-        let nd8 = combos
-            .iter()
-            .find(|c| c.mv == uci(&board, "c6d8"))
-            .expect("N c6–d8 interferes");
+        let nd8 = proposed(&board, &combos, "c6d8", "N c6–d8 interferes");
         assert_eq!(nd8.method, Method::Interference);
         assert_eq!(nd8.defender.square, Square::A8);
         assert_eq!(
