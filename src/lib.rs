@@ -6,6 +6,9 @@
 //! the fuzz targets; `book` is Yudin's opening library; `datagen` plays the self-play games the learned
 //! evaluation is trained on; `tablebases` opens and probes the Syzygy endgame tables.
 
+// `///` on every public item is a rule of the project; the compiler keeps it.
+#![warn(missing_docs)]
+
 pub mod book;
 pub mod bound;
 pub mod cli;

@@ -72,6 +72,7 @@ pub enum Command {
         /// Guide the search with PIONEER's zone moves (as the UCI option PioneerGuide).
         #[arg(long)]
         pioneer_guide: bool,
+        /// Which evaluation the search uses.
         #[command(flatten)]
         eval: learned::EvalArgs,
     },
@@ -108,6 +109,7 @@ pub enum Command {
         /// Position (default: the start position).
         #[arg(long)]
         fen: Option<String>,
+        /// Which evaluation the search uses.
         #[command(flatten)]
         eval: learned::EvalArgs,
     },
@@ -140,6 +142,7 @@ pub enum Command {
         /// Do not end with PIONEER's plans for the side to move.
         #[arg(long)]
         no_plans: bool,
+        /// Which evaluation the search uses.
         #[command(flatten)]
         eval: learned::EvalArgs,
     },
@@ -230,6 +233,7 @@ pub enum Command {
         /// trees are those of one thread; only the times change).
         #[arg(long, value_parser = args::threads())]
         threads: Option<usize>,
+        /// Which evaluation the search uses.
         #[command(flatten)]
         eval: learned::EvalArgs,
     },
@@ -250,6 +254,7 @@ pub enum Command {
         /// Where to write the annotated games (default: standard output).
         #[arg(short, long)]
         output: Option<PathBuf>,
+        /// How long each position is searched.
         #[command(flatten)]
         limits: PositionLimits,
         /// Threads in all: games are annotated side by side, a game per thread.
@@ -258,6 +263,7 @@ pub enum Command {
         /// Transposition table size per game being annotated, in MB.
         #[arg(long, default_value_t = 64, value_parser = args::hash_mb())]
         hash: usize,
+        /// Which evaluation the search uses.
         #[command(flatten)]
         eval: learned::EvalArgs,
     },
@@ -282,6 +288,7 @@ pub enum Command {
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 64, value_parser = args::hash_mb())]
         hash: usize,
+        /// Which evaluation the search uses.
         #[command(flatten)]
         eval: learned::EvalArgs,
     },
@@ -289,6 +296,7 @@ pub enum Command {
     Epd {
         /// The suite.
         file: PathBuf,
+        /// How long each position is searched.
         #[command(flatten)]
         limits: PositionLimits,
         /// Search threads.
@@ -300,6 +308,7 @@ pub enum Command {
         /// List every miss with the move played and the moves wanted.
         #[arg(long, short)]
         verbose: bool,
+        /// Which evaluation the search uses.
         #[command(flatten)]
         eval: learned::EvalArgs,
     },

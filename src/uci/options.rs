@@ -6,11 +6,24 @@ use std::fmt;
 #[derive(Clone, Debug)]
 pub enum OptionKind {
     /// An integer in a range.
-    Spin { default: i64, min: i64, max: i64 },
+    Spin {
+        /// The value before the GUI sets one.
+        default: i64,
+        /// The smallest value accepted.
+        min: i64,
+        /// The largest value accepted.
+        max: i64,
+    },
     /// A boolean.
-    Check { default: bool },
+    Check {
+        /// The value before the GUI sets one.
+        default: bool,
+    },
     /// A free-form string (file names).
-    Text { default: &'static str },
+    Text {
+        /// The value before the GUI sets one.
+        default: &'static str,
+    },
     /// An action without a value.
     Button,
 }

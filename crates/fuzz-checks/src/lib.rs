@@ -7,6 +7,9 @@
 //! Design note: a crate of its own, so the checks use only the engine's public surface and are
 //! never compiled into the engine.
 
+// `///` on every public item is a rule of the project; the compiler keeps it.
+#![warn(missing_docs)]
+
 mod book;
 mod selfplay;
 

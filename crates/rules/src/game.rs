@@ -10,10 +10,13 @@ use std::fmt;
 pub enum GameError {
     /// The start position is not a valid FEN.
     Fen(FenError),
-    /// A move is malformed or illegal; `index` counts from 1.
+    /// A move is malformed or illegal.
     Move {
+        /// Which move of the list, counting from 1.
         index: usize,
+        /// The move as it was written.
         text: String,
+        /// What is wrong with it.
         reason: String,
     },
 }

@@ -7,6 +7,9 @@
 //! model. It is a crate of its own so that the compiler, not a convention, keeps it from knowing
 //! anything of search, evaluation or PIONEER: it depends on the two board crates only.
 
+// `///` on every public item is a rule of the project; the compiler keeps it.
+#![warn(missing_docs)]
+
 mod checks;
 mod fen;
 mod game;

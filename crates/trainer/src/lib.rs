@@ -8,6 +8,9 @@
 //! what a feature or a file is. `data` reads positions, `net` is the float net and its
 //! quantisation, `train` the loop, `manifest` the record kept beside each net.
 
+// `///` on every public item is a rule of the project; the compiler keeps it.
+#![warn(missing_docs)]
+
 pub mod data;
 pub mod manifest;
 pub mod net;
