@@ -1,43 +1,107 @@
 //! Correction history: what the search has learned about where the static evaluation errs.
 //!
 //! Design note: the evaluation misjudges whole families of positions the same way (a pawn
-//! structure it scores too well or too badly). After a node is searched, the difference between
-//! the search's result and the static evaluation is folded into a running average kept per side
-//! and per pawn structure; later static evaluations of positions with the same pawns are
-//! corrected by that average before the pruning decisions use them. Deeper results weigh more.
+//! structure it scores too well, a piece placement it scores too badly, an imbalance of
+//! material). After a node is searched, what its result says beyond the corrected static
+//! evaluation is folded into several tables at once, each keyed by one feature of the position
+//! and the side to move: the pawns, each side's other pieces, the material. A later static
+//! evaluation is corrected by the weighted sum of the entries of its features before the
+//! pruning decisions use it. Every table learns the error that remains after all of them
+//! (the residual), so features that explain the same error share it instead of each counting
+//! it in full. Deeper results weigh more.
 
 use crate::rules::{Board, Color, Piece};
 
-/// Entries per side (a power of two).
+/// Entries per side in each table (a power of two).
 const SIZE: usize = 16_384;
 /// Fixed-point scale of the stored averages.
 const GRAIN: i32 = 256;
-/// Largest correction, in centipawns.
+/// Largest correction, in centipawns, of one table and of the sum.
 const MAX_CORRECTION: i32 = 64;
 /// Weight of one update out of 256, per ply of depth (capped at `MAX_WEIGHT`).
 const WEIGHT_PER_PLY: i32 = 16;
 /// See `WEIGHT_PER_PLY`.
 const MAX_WEIGHT: i32 = 128;
 
-/// Per-thread table of static-evaluation corrections, by side to move and pawn structure.
+/// What a table keys positions by, beside the side to move.
+#[derive(Clone, Copy, Debug)]
+enum Feature {
+    /// Both sides' pawns.
+    Pawns,
+    /// One side's pieces other than pawns, king included, on their squares.
+    Pieces(Color),
+    /// How many pieces of each kind each side has.
+    Material,
+}
+
+/// The tables and the weight of each in the correction, out of 256.
+const FEATURES: [(Feature, i32); 4] = [
+    (Feature::Pawns, 128),
+    (Feature::Pieces(Color::White), 64),
+    (Feature::Pieces(Color::Black), 64),
+    (Feature::Material, 64),
+];
+
+/// Multipliers that spread a bitboard or a count over the key (odd 64-bit constants).
+const MIX: [u64; 6] = [
+    0x9E37_79B9_7F4A_7C15,
+    0xC2B2_AE3D_27D4_EB4F,
+    0x1656_67B1_9E37_79F9,
+    0x85EB_CA77_C2B2_AE63,
+    0x27D4_EB2F_1656_67C5,
+    0xFF51_AFD7_ED55_8CCD,
+];
+
+/// The kinds of piece, in the order the keys take them.
+const PIECES: [Piece; 6] = [
+    Piece::Pawn,
+    Piece::Knight,
+    Piece::Bishop,
+    Piece::Rook,
+    Piece::Queen,
+    Piece::King,
+];
+
+/// The key of `board`'s `feature`: positions equal in that feature share it.
+fn key(feature: Feature, board: &Board) -> u64 {
+    match feature {
+        Feature::Pawns => {
+            let white = board.colored_pieces(Color::White, Piece::Pawn).0;
+            let black = board.colored_pieces(Color::Black, Piece::Pawn).0;
+            white.wrapping_mul(MIX[0]) ^ black.wrapping_mul(MIX[1])
+        }
+        Feature::Pieces(color) => PIECES[1..].iter().zip(MIX).fold(0, |key, (&piece, mix)| {
+            key ^ board.colored_pieces(color, piece).0.wrapping_mul(mix)
+        }),
+        Feature::Material => {
+            // Four bits a count (at most ten of a kind after promotions), one side after the other.
+            let counts = [Color::White, Color::Black].iter().flat_map(|&color| {
+                PIECES[..5]
+                    .iter()
+                    .map(move |&piece| u64::from(board.colored_pieces(color, piece).len()))
+            });
+            let packed = counts.fold(0u64, |packed, count| packed << 4 | count.min(15));
+            packed.wrapping_mul(MIX[5])
+        }
+    }
+}
+
+/// The slot of `board` in the table of the `table`-th feature.
+fn index(table: usize, board: &Board) -> usize {
+    let slot = (key(FEATURES[table].0, board) >> 50) as usize & (SIZE - 1);
+    (table * 2 + board.side_to_move() as usize) * SIZE + slot
+}
+
+/// Per-thread tables of static-evaluation corrections, one per feature of `FEATURES`.
 pub struct CorrectionHistory {
     entries: Vec<i32>,
 }
 
-fn index(board: &Board) -> usize {
-    // Multiplicative hashing of both sides' pawn sets; the side to move picks the half.
-    let white = board.colored_pieces(Color::White, Piece::Pawn).0;
-    let black = board.colored_pieces(Color::Black, Piece::Pawn).0;
-    let key = white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    let slot = (key >> 50) as usize & (SIZE - 1);
-    board.side_to_move() as usize * SIZE + slot
-}
-
 impl CorrectionHistory {
-    /// An empty table (no corrections).
+    /// Empty tables (no corrections).
     pub fn new() -> Self {
         CorrectionHistory {
-            entries: vec![0; 2 * SIZE],
+            entries: vec![0; FEATURES.len() * 2 * SIZE],
         }
     }
 
@@ -46,18 +110,33 @@ impl CorrectionHistory {
         self.entries.fill(0);
     }
 
+    /// The correction of `board`'s static evaluation, in centipawns.
+    fn correction(&self, board: &Board) -> i32 {
+        let sum: i64 = (0..FEATURES.len())
+            .map(|table| {
+                i64::from(self.entries[index(table, board)]) * i64::from(FEATURES[table].1)
+            })
+            .sum();
+        ((sum / (256 * i64::from(GRAIN))) as i32).clamp(-MAX_CORRECTION, MAX_CORRECTION)
+    }
+
     /// The static evaluation `raw` of `board`, corrected.
     pub fn corrected(&self, board: &Board, raw: i32) -> i32 {
-        raw + self.entries[index(board)] / GRAIN
+        raw + self.correction(board)
     }
 
     /// Folds in a search result: the node at `depth` scored `searched` where the uncorrected
-    /// static evaluation said `raw`.
+    /// static evaluation said `raw`. Each table moves by a share of what the corrected
+    /// evaluation still misses.
     pub fn update(&mut self, board: &Board, depth: i32, raw: i32, searched: i32) {
-        let target = (searched - raw).clamp(-MAX_CORRECTION, MAX_CORRECTION) * GRAIN;
+        let missed =
+            (searched - self.corrected(board, raw)).clamp(-2 * MAX_CORRECTION, 2 * MAX_CORRECTION);
         let weight = (depth * WEIGHT_PER_PLY).clamp(1, MAX_WEIGHT);
-        let entry = &mut self.entries[index(board)];
-        *entry = (*entry * (256 - weight) + target * weight) / 256;
+        let bound = MAX_CORRECTION * GRAIN;
+        for table in 0..FEATURES.len() {
+            let entry = &mut self.entries[index(table, board)];
+            *entry = (*entry + missed * GRAIN * weight / 256).clamp(-bound, bound);
+        }
     }
 }
 
@@ -104,5 +183,32 @@ mod tests {
         assert_eq!(table.corrected(&black, 0), 0);
         table.clear();
         assert_eq!(table.corrected(&board, 0), 0);
+    }
+
+    #[test]
+    fn positions_that_share_features_share_part_of_a_correction() {
+        let board = |fen| parse_fen(fen, false).unwrap();
+        let learned = board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        // The same pieces, one pawn elsewhere: the pawn table knows nothing of it.
+        let other_pawns = board("r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R w KQkq - 0 3");
+        // The same pawns, the knights elsewhere: the piece tables know nothing of it.
+        let other_pieces =
+            board("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - 2 3");
+        // Pawns and knights elsewhere: only the material is shared.
+        let only_material =
+            board("rnbqkb1r/pppp1ppp/5n2/4p3/3PP3/2N5/PPP2PPP/R1BQKBNR w KQkq - 0 3");
+        let mut table = CorrectionHistory::new();
+        for _ in 0..50 {
+            table.update(&learned, 8, 0, 40);
+        }
+        let full = table.corrected(&learned, 0);
+        assert!((38..=40).contains(&full), "{full}");
+        let material = table.corrected(&only_material, 0);
+        for partial in [&other_pawns, &other_pieces].map(|b| table.corrected(b, 0)) {
+            assert!(
+                0 < material && material < partial && partial < full,
+                "{material} {partial}"
+            );
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! What the search learns about moves while it runs: the history heuristic (by side, from and
-//! to square), continuation history (by the previous move's piece and square), killer moves per
+//! to square), continuation history (by the piece and square of the moves one, two and four
+//! plies back: the opponent's last move and the side's own last two), killer moves per
 //! ply and counter-moves order the quiet moves that Kornilov sorts into three lists; capture
 //! history (by piece, square and victim) breaks ties among captures that MVV/LVA ranks alike.
 
@@ -8,6 +9,13 @@ use crate::search::MAX_PLY;
 
 /// Upper bound of a history value; updates saturate towards it ("gravity").
 pub const HISTORY_MAX: i32 = 16_384;
+
+/// How many plies back each move lies by which continuation history scores a quiet move.
+pub const CONTINUATION_PLIES: [usize; 3] = [1, 2, 4];
+
+/// The moves `CONTINUATION_PLIES` back from a node, where there are such moves (none before the
+/// root or for a null move).
+pub type PreviousMoves = [Option<PieceTo>; CONTINUATION_PLIES.len()];
 
 /// A (piece, destination) pair: what continuation history is keyed by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,14 +100,8 @@ impl History {
     }
 
     /// Ordering score of a quiet move: its history plus its continuation histories after the
-    /// previous one and two moves (`prev` entries may be missing at the root or after a null move).
-    pub fn quiet_score(
-        &self,
-        color: Color,
-        mv: Move,
-        piece: Piece,
-        prev: [Option<PieceTo>; 2],
-    ) -> i32 {
+    /// moves of `prev`.
+    pub fn quiet_score(&self, color: Color, mv: Move, piece: Piece, prev: PreviousMoves) -> i32 {
         let this = PieceTo { piece, to: mv.to };
         let mut score = self.butterfly[Self::butterfly_index(color, mv)] as i32;
         for p in prev.into_iter().flatten() {
@@ -114,7 +116,7 @@ impl History {
         color: Color,
         best: (Move, Piece),
         tried: &[(Move, Piece)],
-        prev: [Option<PieceTo>; 2],
+        prev: PreviousMoves,
         depth: i32,
     ) {
         let b = bonus(depth);
@@ -131,7 +133,7 @@ impl History {
         color: Color,
         mv: Move,
         piece: Piece,
-        prev: [Option<PieceTo>; 2],
+        prev: PreviousMoves,
         bonus: i32,
     ) {
         gravity(&mut self.butterfly[Self::butterfly_index(color, mv)], bonus);
@@ -208,12 +210,12 @@ mod tests {
                 Color::White,
                 (good, Piece::Knight),
                 &[(bad, Piece::Knight)],
-                [None, None],
+                [None; 3],
                 10,
             );
         }
-        let g = h.quiet_score(Color::White, good, Piece::Knight, [None, None]);
-        let b = h.quiet_score(Color::White, bad, Piece::Knight, [None, None]);
+        let g = h.quiet_score(Color::White, good, Piece::Knight, [None; 3]);
+        let b = h.quiet_score(Color::White, bad, Piece::Knight, [None; 3]);
         assert!(
             g > 0 && g <= HISTORY_MAX && (-HISTORY_MAX..0).contains(&b),
             "{g} {b}"

@@ -8,7 +8,7 @@
 //! cheaper than a full sort when a cut-off comes early.
 
 use super::guide::PlanMoves;
-use super::history::{CaptureKey, History, PieceTo};
+use super::history::{CaptureKey, History, PreviousMoves};
 use super::params::PLAN_BONUS;
 use crate::rules::see::see_ge;
 use crate::rules::{is_capture, BitBoard, Board, Move, Piece, Rank, Square};
@@ -49,8 +49,8 @@ pub struct OrderContext {
     pub counter: Option<Move>,
     /// Square the opponent's last move went to (recaptures there come first).
     pub last_to: Option<Square>,
-    /// The previous two moves, for continuation history.
-    pub prev: [Option<PieceTo>; 2],
+    /// The moves one, two and four plies back, for continuation history.
+    pub prev: PreviousMoves,
     /// PIONEER's zone moves of the side to move (a bonus on their history score).
     pub plan: PlanMoves,
 }

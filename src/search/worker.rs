@@ -10,7 +10,7 @@
 
 use super::correction::CorrectionHistory;
 use super::guide::Guide;
-use super::history::{History, PieceTo};
+use super::history::{History, PieceTo, PreviousMoves, CONTINUATION_PLIES};
 use super::movepick::ScoredMove;
 use super::params::*;
 use super::tt::{TranspositionTable, TtHit};
@@ -282,17 +282,7 @@ impl Worker {
         (Some(raw), Some(self.correction.corrected(board, raw)))
     }
 
-    fn previous_moves(&self, ply: usize) -> [Option<PieceTo>; 2] {
-        let one = if ply >= 1 {
-            self.frames[ply - 1].moved
-        } else {
-            None
-        };
-        let two = if ply >= 2 {
-            self.frames[ply - 2].moved
-        } else {
-            None
-        };
-        [one, two]
+    fn previous_moves(&self, ply: usize) -> PreviousMoves {
+        CONTINUATION_PLIES.map(|back| ply.checked_sub(back).and_then(|p| self.frames[p].moved))
     }
 }
