@@ -110,31 +110,38 @@ impl CorrectionHistory {
         self.entries.fill(0);
     }
 
-    /// The correction of `board`'s static evaluation, in centipawns.
-    fn correction(&self, board: &Board) -> i32 {
-        let sum: i64 = (0..FEATURES.len())
-            .map(|table| {
-                i64::from(self.entries[index(table, board)]) * i64::from(FEATURES[table].1)
-            })
+    /// Where `board` lies in each feature's table.
+    fn slots(board: &Board) -> [usize; FEATURES.len()] {
+        std::array::from_fn(|table| index(table, board))
+    }
+
+    /// The correction held at `slots`, in centipawns.
+    fn correction(&self, slots: &[usize; FEATURES.len()]) -> i32 {
+        let sum: i64 = slots
+            .iter()
+            .zip(FEATURES)
+            .map(|(&slot, (_, weight))| i64::from(self.entries[slot]) * i64::from(weight))
             .sum();
         ((sum / (256 * i64::from(GRAIN))) as i32).clamp(-MAX_CORRECTION, MAX_CORRECTION)
     }
 
     /// The static evaluation `raw` of `board`, corrected.
     pub fn corrected(&self, board: &Board, raw: i32) -> i32 {
-        raw + self.correction(board)
+        raw + self.correction(&Self::slots(board))
     }
 
     /// Folds in a search result: the node at `depth` scored `searched` where the uncorrected
     /// static evaluation said `raw`. Each table moves by a share of what the corrected
     /// evaluation still misses.
     pub fn update(&mut self, board: &Board, depth: i32, raw: i32, searched: i32) {
-        let missed =
-            (searched - self.corrected(board, raw)).clamp(-2 * MAX_CORRECTION, 2 * MAX_CORRECTION);
+        // The keys are computed once, for the correction and for the tables it changes.
+        let slots = Self::slots(board);
+        let missed = (searched - raw - self.correction(&slots))
+            .clamp(-2 * MAX_CORRECTION, 2 * MAX_CORRECTION);
         let weight = (depth * WEIGHT_PER_PLY).clamp(1, MAX_WEIGHT);
         let bound = MAX_CORRECTION * GRAIN;
-        for table in 0..FEATURES.len() {
-            let entry = &mut self.entries[index(table, board)];
+        for slot in slots {
+            let entry = &mut self.entries[slot];
             *entry = (*entry + missed * GRAIN * weight / 256).clamp(-bound, bound);
         }
     }
