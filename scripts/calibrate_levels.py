@@ -8,7 +8,9 @@ caveats). The anchor should sit near the level's strength, where a match says th
 level is first probed with a few games against a guess and the anchor moved by what the probe
 showed; the full match is then played against that anchor, and only its games count. The guess
 for a level comes from the level below it (its measured Elo plus `--guess-step` Elo a level),
-so a run needs no table to start from. `--verify` plays Tropa with
+so a run needs no table to start from. `--recalibrate` instead takes the levels and the guesses
+from the table in force (`ELO_BY_LEVEL` in `src/search/strength.rs`): after a change to the net
+or the search, each level is probed where it stood before. `--verify` plays Tropa with
 `UCI_LimitStrength` at `UCI_Elo` N against Stockfish at the same N: what a user who asks for N
 gets, which should be within the interval of an even score.
 
@@ -17,6 +19,7 @@ the repository); its log and games are kept in `--out`, and the summary is print
 table and, for a calibration, as the `ELO_BY_LEVEL` array of `src/search/strength.rs`.
 
   python3 scripts/calibrate_levels.py target/release/tropa --levels=-8,-4,0,5,10,20 --out cal/
+  python3 scripts/calibrate_levels.py target/release/tropa --recalibrate --out cal/
   python3 scripts/calibrate_levels.py target/release/tropa --verify 1500,1800,2100 --out ver/
 
 (`--levels=` with the equals sign, so that a list starting with a negative level is not read as
@@ -26,6 +29,7 @@ session: `Skill Level` names only the whole levels from 0, while `UCI_Elo` reach
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 
@@ -34,6 +38,7 @@ import sprt_stats
 HERE = os.path.dirname(os.path.abspath(__file__))
 TEAM = os.path.join(HERE, "..", "..", "shared")
 MATCH = os.path.join(TEAM, "tools", "match.py")
+TABLE = os.path.join(HERE, "..", "src", "search", "strength.rs")
 OPENINGS = os.path.join(TEAM, "data", "openings", "8moves_v3_sample1000.pgn")
 # Stockfish 15.1's `UCI_Elo` range.
 ANCHOR_MIN, ANCHOR_MAX = 1350, 2850
@@ -85,12 +90,32 @@ def row(label, anchor, result, extra=""):
             f"{score:.1f}% | {elo:+.0f} [{low:+.0f}, {high:+.0f}] |{extra}")
 
 
+def table_in_force(path):
+    """The (level, Elo) points of the `ELO_BY_LEVEL` array in the Rust source at `path`."""
+    try:
+        with open(path) as f:
+            source = f.read()
+    except OSError as e:
+        sys.exit(f"calibrate_levels: cannot read the table: {e}")
+    array = re.search(r"ELO_BY_LEVEL:[^=]*=\s*\[(.*?)\];", source, re.S)
+    number = r"\s*(-?\d+(?:\.\d+)?)\s*"
+    points = re.findall(rf"\({number},{number}\)", array.group(1)) if array else []
+    if not points:
+        sys.exit(f"calibrate_levels: no ELO_BY_LEVEL points in {path}")
+    return [(float(level), float(elo)) for level, elo in points]
+
+
 def calibrate(args):
-    levels = [float(x) for x in args.levels.split(",")]
+    if args.recalibrate:
+        plan = table_in_force(args.table)
+    else:
+        plan = [(float(x), None) for x in args.levels.split(",")]
     guess, step = args.first_guess, args.guess_step
     rows, points = [], []
-    for level in levels:
-        if points:
+    for level, old_elo in plan:
+        if old_elo is not None:
+            guess = old_elo
+        elif points:
             guess = points[-1][1] + step * (level - points[-1][0])
         # The level is fixed on Tropa's command line: `Skill Level` names only whole levels from 0.
         tropa = f"{args.engine} uci --level {level:g}"
@@ -136,7 +161,11 @@ def main():
     ap.add_argument("engine", help="the Tropa binary")
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--levels", help="levels to calibrate (-10 to 20), e.g. -6,0,4,8,12,16,20")
+    mode.add_argument("--recalibrate", action="store_true",
+                      help="the levels of the table in force, each guessed at its Elo there")
     mode.add_argument("--verify", help="UCI_Elo values to check, e.g. 1500,1800,2100")
+    ap.add_argument("--table", default=TABLE,
+                    help="the Rust source holding ELO_BY_LEVEL (for --recalibrate)")
     ap.add_argument("--out", required=True, help="folder for the logs and games")
     ap.add_argument("--games", type=int, default=100, help="games of each match (default 100)")
     ap.add_argument("--probe-games", type=int, default=20, help="games of each level's probe")
@@ -154,7 +183,7 @@ def main():
         if not os.path.exists(path):
             sys.exit(f"calibrate_levels: no {what} at {path}")
     os.makedirs(args.out, exist_ok=True)
-    if args.levels:
+    if args.levels or args.recalibrate:
         calibrate(args)
     else:
         verify(args)

@@ -1,0 +1,101 @@
+//! `scripts/calibrate_levels.py --recalibrate`, driven by a stand-in match runner in which a
+//! level's strength is known: level L plays at 1500 + 40·L on the anchor's scale, and the runner
+//! scores each match by the logistic expectation of the Elo difference. The script must probe
+//! each level of the table in force at that table's Elo, move the anchor by the probe, and print
+//! a table close to the truth.
+
+mod common;
+
+use std::path::Path;
+
+/// A match runner with the real one's arguments and final line.
+const FAKE_RUNNER: &str = r#"
+import argparse, re
+ap = argparse.ArgumentParser(allow_abbrev=False)
+ap.add_argument("--a")
+ap.add_argument("--b-opt", action="append", default=[])
+ap.add_argument("--games", type=int)
+args, _ = ap.parse_known_args()
+level = float(re.search(r"--level (\S+)", args.a).group(1))
+anchor = int(dict(o.split("=", 1) for o in args.b_opt)["UCI_Elo"])
+score = 1 / (1 + 10 ** ((anchor - (1500 + 40 * level)) / 400))
+w = round(score * args.games)
+l = args.games - w
+penta = [l // 2, 0, 0, 0, w // 2]
+print(f"FINAL games {args.games}  W {w}  D 0  L {l}  score 50.0%  elo +0.0 [-1.0, +1.0]  "
+      f"LOS 50.0%  penta {penta}  forfeits(time) A 0 B 0  failures A 0 B 0")
+"#;
+
+fn recalibrate(dir: &Path, table: &str) -> (bool, String) {
+    let runner = dir.join("runner.py");
+    std::fs::write(&runner, FAKE_RUNNER).unwrap();
+    let source = dir.join("strength.rs");
+    std::fs::write(&source, table).unwrap();
+    let openings = dir.join("openings.epd");
+    std::fs::write(&openings, "").unwrap();
+    let out = dir.join("cal");
+    let args = [
+        env!("CARGO_BIN_EXE_tropa"),
+        "--recalibrate",
+        "--table",
+        source.to_str().unwrap(),
+        "--games",
+        "200",
+        "--probe-games",
+        "40",
+        "--stockfish",
+        env!("CARGO_BIN_EXE_tropa"),
+        "--match",
+        runner.to_str().unwrap(),
+        "--openings",
+        openings.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    common::script("calibrate_levels.py", &args)
+}
+
+/// The anchor (`UCI_Elo`) a match log's command line gave the opponent.
+fn anchor_of(log: &Path) -> i32 {
+    let text = std::fs::read_to_string(log).unwrap();
+    let setting = text
+        .split("UCI_Elo=")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{text}"));
+    setting
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap()
+}
+
+#[test]
+fn recalibration_starts_from_the_table_in_force() {
+    let dir = common::temp_dir("calibrate", "recalibrate");
+    let table = "pub const ELO_BY_LEVEL: [(f64, f64); 2] = [\n    (0.0, 1400.0),\n    \
+                 (10.0, 2000.0),\n];\n";
+    let (ok, out) = recalibrate(&dir, table);
+    assert!(ok, "{out}");
+    // Each level is probed where the table put it.
+    assert_eq!(anchor_of(&dir.join("cal/level0-probe.log")), 1400);
+    assert_eq!(anchor_of(&dir.join("cal/level10-probe.log")), 2000);
+    // The new table is close to the truth: 1500 and 1900.
+    let measured: Vec<f64> = out
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix('(')?.strip_suffix("),"))
+        .filter_map(|pair| pair.split(", ").nth(1)?.parse().ok())
+        .collect();
+    assert_eq!(measured.len(), 2, "{out}");
+    assert!((measured[0] - 1500.0).abs() <= 15.0, "{out}");
+    assert!((measured[1] - 1900.0).abs() <= 15.0, "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_source_without_the_table_is_refused() {
+    let dir = common::temp_dir("calibrate", "no-table");
+    let (ok, out) = recalibrate(&dir, "pub const OTHER: i32 = 1;\n");
+    assert!(!ok && out.contains("no ELO_BY_LEVEL points"), "{out}");
+    assert!(!dir.join("cal/level0-probe.log").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
