@@ -183,10 +183,10 @@ def main():
         if not os.path.exists(path):
             sys.exit(f"calibrate_levels: no {what} at {path}")
     os.makedirs(args.out, exist_ok=True)
-    if args.levels or args.recalibrate:
-        calibrate(args)
-    else:
+    if args.verify:
         verify(args)
+    else:
+        calibrate(args)
 
 
 if __name__ == "__main__":

@@ -27,12 +27,9 @@ print(f"FINAL games {args.games}  W {w}  D 0  L {l}  score 50.0%  elo +0.0 [-1.0
 "#;
 
 fn recalibrate(dir: &Path, table: &str) -> (bool, String) {
-    let runner = dir.join("runner.py");
-    std::fs::write(&runner, FAKE_RUNNER).unwrap();
+    let (runner, openings) = common::stand_in_match_runner(dir, FAKE_RUNNER);
     let source = dir.join("strength.rs");
     std::fs::write(&source, table).unwrap();
-    let openings = dir.join("openings.epd");
-    std::fs::write(&openings, "").unwrap();
     let out = dir.join("cal");
     let args = [
         env!("CARGO_BIN_EXE_tropa"),

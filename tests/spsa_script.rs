@@ -26,12 +26,9 @@ print(f"FINAL games {args.games}  W {w}  D {d}  L {l}  score 50.0%  elo +0.0 [-1
 "#;
 
 fn spsa(dir: &Path, extra: &[&str]) -> (bool, String) {
-    let runner = dir.join("runner.py");
-    std::fs::write(&runner, FAKE_RUNNER).unwrap();
+    let (runner, openings) = common::stand_in_match_runner(dir, FAKE_RUNNER);
     let params = dir.join("params.txt");
     std::fs::write(&params, "RFP_MARGIN, int, 75, 30, 150, 6, 0.5\n").unwrap();
-    let openings = dir.join("openings.epd");
-    std::fs::write(&openings, "").unwrap();
     let (engine, out) = (env!("CARGO_BIN_EXE_tropa"), dir.join("run"));
     let mut args = vec![
         engine,

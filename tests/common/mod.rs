@@ -3,7 +3,7 @@
 //! Each test file is its own crate and uses only some of these, hence `allow(dead_code)`.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// Runs `tropa ARGS` to the end.
@@ -51,4 +51,14 @@ pub fn temp_dir(suite: &str, test: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// A stand-in for the team's match runner in `dir`: the Python `source` as `runner.py`, and an
+/// empty openings file beside it. Returns the two paths, for `--match` and `--openings`.
+pub fn stand_in_match_runner(dir: &Path, source: &str) -> (PathBuf, PathBuf) {
+    let runner = dir.join("runner.py");
+    std::fs::write(&runner, source).unwrap();
+    let openings = dir.join("openings.epd");
+    std::fs::write(&openings, "").unwrap();
+    (runner, openings)
 }
