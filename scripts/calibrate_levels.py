@@ -90,6 +90,17 @@ def row(label, anchor, result, extra=""):
             f"{score:.1f}% | {elo:+.0f} [{low:+.0f}, {high:+.0f}] |{extra}")
 
 
+def number_list(kind):
+    """An argparse type: a comma-separated list of `kind` (float or int), at least one."""
+    def parse(text):
+        try:
+            values = [kind(x) for x in text.split(",")]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a comma-separated list of numbers: {text!r}")
+        return values
+    return parse
+
+
 def table_in_force(path):
     """The (level, Elo) points of the `ELO_BY_LEVEL` array in the Rust source at `path`."""
     try:
@@ -109,7 +120,7 @@ def calibrate(args):
     if args.recalibrate:
         plan = table_in_force(args.table)
     else:
-        plan = [(float(x), None) for x in args.levels.split(",")]
+        plan = [(level, None) for level in args.levels]
     guess, step = args.first_guess, args.guess_step
     rows, points = [], []
     for level, old_elo in plan:
@@ -145,7 +156,7 @@ def calibrate(args):
 
 def verify(args):
     rows = []
-    for elo in [int(x) for x in args.verify.split(",")]:
+    for elo in args.verify:
         options = ["UCI_LimitStrength=true", f"UCI_Elo={elo}"]
         result = play(args, f"verify{elo}", args.engine, options, elo, args.games,
                       args.seed_base + elo)
@@ -160,10 +171,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("engine", help="the Tropa binary")
     mode = ap.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--levels", help="levels to calibrate (-10 to 20), e.g. -6,0,4,8,12,16,20")
+    mode.add_argument("--levels", type=number_list(float), help="levels to calibrate (-10 to 20), e.g. -6,0,4,8,12,16,20")
     mode.add_argument("--recalibrate", action="store_true",
                       help="the levels of the table in force, each guessed at its Elo there")
-    mode.add_argument("--verify", help="UCI_Elo values to check, e.g. 1500,1800,2100")
+    mode.add_argument("--verify", type=number_list(int), help="UCI_Elo values to check, e.g. 1500,1800,2100")
     ap.add_argument("--table", default=TABLE,
                     help="the Rust source holding ELO_BY_LEVEL (for --recalibrate)")
     ap.add_argument("--out", required=True, help="folder for the logs and games")
@@ -183,7 +194,7 @@ def main():
         if not os.path.exists(path):
             sys.exit(f"calibrate_levels: no {what} at {path}")
     os.makedirs(args.out, exist_ok=True)
-    if args.verify:
+    if args.verify is not None:
         verify(args)
     else:
         calibrate(args)
