@@ -94,10 +94,9 @@ def number_list(kind):
     """An argparse type: a comma-separated list of `kind` (float or int), at least one."""
     def parse(text):
         try:
-            values = [kind(x) for x in text.split(",")]
+            return [kind(x) for x in text.split(",")]
         except ValueError:
             raise argparse.ArgumentTypeError(f"not a comma-separated list of numbers: {text!r}")
-        return values
     return parse
 
 
