@@ -133,4 +133,9 @@ tunables! {
     /// The other moves must stay this much per ply of depth below the TT score for the TT move to
     /// count as singular.
     SE_MARGIN = 2, 1..=6;
+    /// History pruning: away from the PV, a quiet move whose ordering score (history and the
+    /// continuation histories) is below −MARGIN · depth is skipped, up to `MAX_DEPTH`.
+    HISTORY_PRUNING_MARGIN = 4096, 1024..=12288;
+    /// See `HISTORY_PRUNING_MARGIN`.
+    HISTORY_PRUNING_MAX_DEPTH = 3, 1..=6;
 }

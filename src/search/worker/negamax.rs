@@ -2,12 +2,14 @@
 //! and reduction decisions it takes are in `pruning.rs`, each a function named for what it decides.
 //!
 //! Design note: pruning is never applied at PV nodes, so the main line stays full-width where
-//! Kornilov wants repetitions detected; a check is never pruned and always extended.
+//! Kornilov wants repetitions detected; a check is never pruned, and it is extended unless the
+//! exchange model says the checking piece is simply lost.
 
 use super::pruning::{refined_eval, Singular};
 use super::tablebase::TablebaseAnswer;
 use super::{Shared, Worker};
 use crate::bound::Bound;
+use crate::rules::see::see;
 use crate::rules::{is_capture, Board, CheckSquares, Move, Piece};
 use crate::search::guide::PlanMoves;
 use crate::search::movepick::{capture_key, MovePicker, OrderContext};
@@ -184,22 +186,29 @@ impl Worker {
 
             // Step 11. Singular extension: if every other move falls well short of the TT
             // move's score, the TT move is forced and gets a ply more. If even the others
-            // reach beta, the node is cut ("multi-cut").
+            // reach beta, the node is cut ("multi-cut"); if only the TT score does, the TT
+            // move is likely to cut anyway and gets a ply less.
             let singular =
                 match self.singular(board, shared, mv, tt_hit, beta, depth, ply, cut_node) {
-                    Singular::Extend => true,
-                    Singular::No => false,
+                    Singular::Extend => 1,
+                    Singular::No => 0,
+                    Singular::Reduce => -1,
                     Singular::Cut(score) => return score,
                     Singular::Stopped => return 0,
                 };
 
             self.push(&child, board, mv, ply);
 
-            // Step 12. Check extension (Kornilov's): a check does not use up depth.
-            let extension = i32::from(
-                (gives_check || singular)
-                    && ply < CHECK_EXTENSION_PLY_FACTOR * self.root_depth as usize,
-            );
+            // Step 12. Check extension (Kornilov's): a check does not use up depth, unless the
+            // exchange model says the checking piece is simply lost: such a check is still
+            // searched and never pruned, but a spite check should not deepen the tree. The
+            // exchange model runs last, only for a check that could still be extended.
+            let extensible = ply < CHECK_EXTENSION_PLY_FACTOR * self.root_depth as usize;
+            let extension = match singular {
+                s if s < 0 => s,
+                s if s > 0 => i32::from(extensible),
+                _ => i32::from(extensible && gives_check && see(board, mv) >= 0),
+            };
             let new_depth = depth - 1 + extension;
 
             // Step 13. NegaScout with late-move reductions.

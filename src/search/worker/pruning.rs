@@ -22,6 +22,9 @@ pub(super) enum Singular {
     Extend,
     /// Not tested, or another move comes close.
     No,
+    /// Another move comes close, but the TT score alone reaches beta: the TT move is likely to
+    /// cut anyway, so it is searched a ply shallower (a negative extension).
+    Reduce,
     /// Even without the TT move the node reaches beta ("multi-cut"): return this.
     Cut(i32),
     /// The search was stopped during the test.
@@ -142,6 +145,8 @@ impl Worker {
             (depth <= LMP_MAX_DEPTH && moves_searched as i32 >= lmp_limit)
                 || (depth <= FUTILITY_MAX_DEPTH
                     && eval + FUTILITY_BASE.get() + FUTILITY_PER_DEPTH.get() * depth <= alpha)
+                || (depth <= HISTORY_PRUNING_MAX_DEPTH.get()
+                    && scored.score < -HISTORY_PRUNING_MARGIN.get() * depth)
                 || (depth <= SEE_MAX_DEPTH && !see_ge(board, mv, SEE_QUIET_MARGIN.get() * depth))
         } else {
             depth <= SEE_MAX_DEPTH
@@ -193,6 +198,8 @@ impl Worker {
             Singular::Extend
         } else if singular_beta >= beta {
             Singular::Cut(singular_beta)
+        } else if hit.score >= beta {
+            Singular::Reduce
         } else {
             Singular::No
         }
@@ -260,5 +267,31 @@ impl Worker {
         if quiet_best && informative && !is_mate_score(best_score) {
             self.correction.update(board, depth, raw_eval, best_score);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether a quiet developing move of the start position, ordered with `history`, is
+    /// pruned at `depth` as the second move of a node whose evaluation equals alpha.
+    fn pruned(history: i32, depth: i32) -> bool {
+        let board = Board::default();
+        let scored = ScoredMove {
+            mv: "g1f3".parse().unwrap(),
+            score: history,
+        };
+        Worker::prune_move(&board, scored, true, depth, true, 0, 0, 1)
+    }
+
+    #[test]
+    fn history_prunes_quiet_moves_that_keep_failing_near_the_horizon() {
+        let limit = -HISTORY_PRUNING_MARGIN.get() * 2;
+        assert!(!pruned(0, 2));
+        assert!(!pruned(limit, 2));
+        assert!(pruned(limit - 1, 2));
+        let deeper = HISTORY_PRUNING_MAX_DEPTH.get() + 1;
+        assert!(!pruned(-4 * HISTORY_PRUNING_MARGIN.get() * deeper, deeper));
     }
 }
