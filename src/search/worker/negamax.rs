@@ -9,7 +9,7 @@ use super::pruning::{refined_eval, Singular};
 use super::tablebase::TablebaseAnswer;
 use super::{Shared, Worker};
 use crate::bound::Bound;
-use crate::rules::see::see;
+use crate::rules::see::see_ge;
 use crate::rules::{is_capture, Board, CheckSquares, Move, Piece};
 use crate::search::guide::PlanMoves;
 use crate::search::movepick::{capture_key, MovePicker, OrderContext};
@@ -188,27 +188,21 @@ impl Worker {
             // move's score, the TT move is forced and gets a ply more. If even the others
             // reach beta, the node is cut ("multi-cut"); if only the TT score does, the TT
             // move is likely to cut anyway and gets a ply less.
-            let singular =
-                match self.singular(board, shared, mv, tt_hit, beta, depth, ply, cut_node) {
-                    Singular::Extend => 1,
-                    Singular::No => 0,
-                    Singular::Reduce => -1,
-                    Singular::Cut(score) => return score,
-                    Singular::Stopped => return 0,
-                };
-
-            self.push(&child, board, mv, ply);
-
             // Step 12. Check extension (Kornilov's): a check does not use up depth, unless the
             // exchange model says the checking piece is simply lost: such a check is still
             // searched and never pruned, but a spite check should not deepen the tree. The
             // exchange model runs last, only for a check that could still be extended.
             let extensible = ply < CHECK_EXTENSION_PLY_FACTOR * self.root_depth as usize;
-            let extension = match singular {
-                s if s < 0 => s,
-                s if s > 0 => i32::from(extensible),
-                _ => i32::from(extensible && gives_check && see(board, mv) >= 0),
-            };
+            let extension =
+                match self.singular(board, shared, mv, tt_hit, beta, depth, ply, cut_node) {
+                    Singular::Extend => i32::from(extensible),
+                    Singular::Reduce => -1,
+                    Singular::No => i32::from(extensible && gives_check && see_ge(board, mv, 0)),
+                    Singular::Cut(score) => return score,
+                    Singular::Stopped => return 0,
+                };
+
+            self.push(&child, board, mv, ply);
             let new_depth = depth - 1 + extension;
 
             // Step 13. NegaScout with late-move reductions.
