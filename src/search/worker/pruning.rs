@@ -20,7 +20,7 @@ use crate::search::{is_mate_score, INFINITY, MAX_PLY};
 pub(super) enum Singular {
     /// The TT move is forced: extend it.
     Extend,
-    /// Not tested, or another move comes close.
+    /// Not tested, or another move comes close and the TT score does not reach beta.
     No,
     /// Another move comes close, but the TT score alone reaches beta: the TT move is likely to
     /// cut anyway, so it is searched a ply shallower (a negative extension).
