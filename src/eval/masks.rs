@@ -90,18 +90,6 @@ pub fn distance(a: Square, b: Square) -> i32 {
     df.max(dr)
 }
 
-/// Squares attacked by the pawns in `pawns` of `color`.
-#[inline(always)]
-pub fn pawn_attacks(pawns: BitBoard, color: Color) -> BitBoard {
-    const NOT_A: u64 = !0x0101_0101_0101_0101;
-    const NOT_H: u64 = !0x8080_8080_8080_8080;
-    let p = pawns.0;
-    BitBoard(match color {
-        Color::White => ((p & NOT_A) << 7) | ((p & NOT_H) << 9),
-        Color::Black => ((p & NOT_A) >> 9) | ((p & NOT_H) >> 7),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,14 +100,6 @@ mod tests {
         assert_eq!(forward_file(Color::Black, Square::E2).len(), 1);
         assert_eq!(passed_span(Color::White, Square::A7).len(), 2);
         assert_eq!(support_span(Color::White, Square::E4).len(), 8);
-        assert_eq!(
-            pawn_attacks(Square::A2.bitboard(), Color::White),
-            Square::B3.bitboard()
-        );
-        assert_eq!(
-            pawn_attacks(Square::H7.bitboard(), Color::Black),
-            Square::G6.bitboard()
-        );
         assert_eq!(distance(Square::A1, Square::H8), 7);
     }
 }

@@ -5,12 +5,10 @@
 //! king zone, distance of the enemy queen and rooks); mobility; rooks on open files and the
 //! seventh; the bishop pair; x-ray pressure; hanging and threatened pieces; the move.
 
-use super::masks::{
-    adjacent_file_mask, distance, forward_file, passed_span, pawn_attacks, support_span,
-};
+use super::masks::{adjacent_file_mask, distance, forward_file, passed_span, support_span};
 use super::params::*;
 use super::Sink;
-use crate::rules::{BitBoard, Board, Color, Piece, Rank, Square};
+use crate::rules::{pawn_attacks, BitBoard, Board, Color, Piece, Rank, Square};
 use cozy_chess::{get_bishop_moves, get_king_moves, get_knight_moves, get_rook_moves};
 
 /// Attack information about one side, gathered once per evaluation.

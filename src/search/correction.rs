@@ -4,13 +4,16 @@
 //! structure it scores too well, a piece placement it scores too badly, an imbalance of
 //! material). After a node is searched, what its result says beyond the corrected static
 //! evaluation is folded into several tables at once, each keyed by one feature of the position
-//! and the side to move: the pawns, each side's other pieces, the material. A later static
+//! and the side to move: the pawns, each side's other pieces, the material, and the move that
+//! led to the position (a threat the evaluation does not see stays behind the same kind of
+//! move, whatever the rest of the board). A later static
 //! evaluation is corrected by the weighted sum of the entries of its features before the
 //! pruning decisions use it. Every table learns the error that remains after all of them
 //! (the residual), so features that explain the same error share it instead of each counting
 //! it in full. Deeper results weigh more.
 
 use crate::rules::{Board, Color, Piece};
+use crate::search::history::PieceTo;
 
 /// Entries per side in each table (a power of two).
 const SIZE: usize = 16_384;
@@ -32,14 +35,18 @@ enum Feature {
     Pieces(Color),
     /// How many pieces of each kind each side has.
     Material,
+    /// The opponent's last move, as (piece, destination); none at the root or after a null
+    /// move, where this table takes no part.
+    PreviousMove,
 }
 
 /// The tables and the weight of each in the correction, out of 256.
-const FEATURES: [(Feature, i32); 4] = [
+const FEATURES: [(Feature, i32); 5] = [
     (Feature::Pawns, 128),
     (Feature::Pieces(Color::White), 64),
     (Feature::Pieces(Color::Black), 64),
     (Feature::Material, 64),
+    (Feature::PreviousMove, 64),
 ];
 
 /// Multipliers that spread a bitboard or a count over the key (odd 64-bit constants).
@@ -62,9 +69,10 @@ const PIECES: [Piece; 6] = [
     Piece::King,
 ];
 
-/// The key of `board`'s `feature`: positions equal in that feature share it.
-fn key(feature: Feature, board: &Board) -> u64 {
-    match feature {
+/// The key of the `feature` of `board`, reached by `previous`: positions equal in that feature
+/// share it. `None` where the position lacks the feature (no previous move).
+fn key(feature: Feature, board: &Board, previous: Option<PieceTo>) -> Option<u64> {
+    Some(match feature {
         Feature::Pawns => {
             let white = board.colored_pieces(Color::White, Piece::Pawn).0;
             let black = board.colored_pieces(Color::Black, Piece::Pawn).0;
@@ -83,13 +91,15 @@ fn key(feature: Feature, board: &Board) -> u64 {
             let packed = counts.fold(0u64, |packed, count| packed << 4 | count.min(15));
             packed.wrapping_mul(MIX[5])
         }
-    }
+        Feature::PreviousMove => (previous?.index() as u64 + 1).wrapping_mul(MIX[2]),
+    })
 }
 
-/// The slot of `board` in the table of the `table`-th feature.
-fn index(table: usize, board: &Board) -> usize {
-    let slot = (key(FEATURES[table].0, board) >> 50) as usize & (SIZE - 1);
-    (table * 2 + board.side_to_move() as usize) * SIZE + slot
+/// The slot of `board`, reached by `previous`, in the table of the `table`-th feature; `None`
+/// where the position lacks that feature.
+fn index(table: usize, board: &Board, previous: Option<PieceTo>) -> Option<usize> {
+    let slot = (key(FEATURES[table].0, board, previous)? >> 50) as usize & (SIZE - 1);
+    Some((table * 2 + board.side_to_move() as usize) * SIZE + slot)
 }
 
 /// Per-thread tables of static-evaluation corrections, one per feature of `FEATURES`.
@@ -110,37 +120,48 @@ impl CorrectionHistory {
         self.entries.fill(0);
     }
 
-    /// Where `board` lies in each feature's table.
-    fn slots(board: &Board) -> [usize; FEATURES.len()] {
-        std::array::from_fn(|table| index(table, board))
+    /// Where `board`, reached by `previous`, lies in each feature's table (`None` for a
+    /// table that has no slot for it).
+    fn slots(board: &Board, previous: Option<PieceTo>) -> [Option<usize>; FEATURES.len()] {
+        std::array::from_fn(|table| index(table, board, previous))
     }
 
     /// The correction held at `slots`, in centipawns.
-    fn correction(&self, slots: &[usize; FEATURES.len()]) -> i32 {
+    fn correction(&self, slots: &[Option<usize>; FEATURES.len()]) -> i32 {
         let sum: i64 = slots
             .iter()
             .zip(FEATURES)
-            .map(|(&slot, (_, weight))| i64::from(self.entries[slot]) * i64::from(weight))
+            .filter_map(|(&slot, (_, weight))| {
+                Some(i64::from(self.entries[slot?]) * i64::from(weight))
+            })
             .sum();
         ((sum / (256 * i64::from(GRAIN))) as i32).clamp(-MAX_CORRECTION, MAX_CORRECTION)
     }
 
-    /// The static evaluation `raw` of `board`, corrected.
-    pub fn corrected(&self, board: &Board, raw: i32) -> i32 {
-        raw + self.correction(&Self::slots(board))
+    /// The static evaluation `raw` of `board`, reached by the opponent's move `previous`
+    /// (`None` at the root or after a null move), corrected.
+    pub fn corrected(&self, board: &Board, previous: Option<PieceTo>, raw: i32) -> i32 {
+        raw + self.correction(&Self::slots(board, previous))
     }
 
-    /// Folds in a search result: the node at `depth` scored `searched` where the uncorrected
-    /// static evaluation said `raw`. Each table moves by a share of what the corrected
-    /// evaluation still misses.
-    pub fn update(&mut self, board: &Board, depth: i32, raw: i32, searched: i32) {
+    /// Folds in a search result: the node `board`, reached by `previous`, searched at `depth`,
+    /// scored `searched` where the uncorrected static evaluation said `raw`. Each table moves
+    /// by a share of what the corrected evaluation still misses.
+    pub fn update(
+        &mut self,
+        board: &Board,
+        previous: Option<PieceTo>,
+        depth: i32,
+        raw: i32,
+        searched: i32,
+    ) {
         // The keys are computed once, for the correction and for the tables it changes.
-        let slots = Self::slots(board);
+        let slots = Self::slots(board, previous);
         let missed = (searched - raw - self.correction(&slots))
             .clamp(-2 * MAX_CORRECTION, 2 * MAX_CORRECTION);
         let weight = (depth * WEIGHT_PER_PLY).clamp(1, MAX_WEIGHT);
         let bound = MAX_CORRECTION * GRAIN;
-        for slot in slots {
+        for slot in slots.into_iter().flatten() {
             let entry = &mut self.entries[slot];
             *entry = (*entry + missed * GRAIN * weight / 256).clamp(-bound, bound);
         }
@@ -156,7 +177,7 @@ impl Default for CorrectionHistory {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::parse_fen;
+    use crate::rules::{parse_fen, Square};
 
     #[test]
     fn learns_towards_the_search_result_within_bounds() {
@@ -166,17 +187,17 @@ mod tests {
         )
         .unwrap();
         let mut table = CorrectionHistory::new();
-        assert_eq!(table.corrected(&board, 10), 10);
+        assert_eq!(table.corrected(&board, None, 10), 10);
         for _ in 0..50 {
-            table.update(&board, 8, 10, 40);
+            table.update(&board, None, 8, 10, 40);
         }
-        let learned = table.corrected(&board, 10);
+        let learned = table.corrected(&board, None, 10);
         assert!((38..=40).contains(&learned), "{learned}");
         for _ in 0..50 {
-            table.update(&board, 8, 10, 10_000);
+            table.update(&board, None, 8, 10, 10_000);
         }
         // Capped: a huge search score moves the correction only up to the limit.
-        let capped = table.corrected(&board, 0);
+        let capped = table.corrected(&board, None, 0);
         assert!(
             (MAX_CORRECTION - 2..=MAX_CORRECTION).contains(&capped),
             "{capped}"
@@ -187,9 +208,40 @@ mod tests {
             false,
         )
         .unwrap();
-        assert_eq!(table.corrected(&black, 0), 0);
+        assert_eq!(table.corrected(&black, None, 0), 0);
         table.clear();
-        assert_eq!(table.corrected(&board, 0), 0);
+        assert_eq!(table.corrected(&board, None, 0), 0);
+    }
+
+    #[test]
+    fn the_move_that_led_to_a_position_carries_part_of_its_correction() {
+        let board = |fen| parse_fen(fen, false).unwrap();
+        let learned = board("r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 4 4");
+        // Nothing else in common: other pawns, pieces and material.
+        let elsewhere = board("8/5pk1/6p1/8/3R4/6P1/5PK1/8 w - - 0 40");
+        let knight = Some(PieceTo {
+            piece: Piece::Knight,
+            to: Square::F6,
+        });
+        let bishop = Some(PieceTo {
+            piece: Piece::Bishop,
+            to: Square::B4,
+        });
+        let mut table = CorrectionHistory::new();
+        for _ in 0..50 {
+            table.update(&learned, knight, 8, 0, 40);
+        }
+        let full = table.corrected(&learned, knight, 0);
+        assert!((38..=40).contains(&full), "{full}");
+        let other_move = table.corrected(&learned, bishop, 0);
+        assert_eq!(other_move, table.corrected(&learned, None, 0));
+        assert!(other_move < full, "{other_move}");
+        let same_move_only = table.corrected(&elsewhere, knight, 0);
+        assert!(
+            0 < same_move_only && same_move_only < other_move,
+            "{same_move_only}"
+        );
+        assert_eq!(table.corrected(&elsewhere, bishop, 0), 0);
     }
 
     #[test]
@@ -206,12 +258,12 @@ mod tests {
             board("rnbqkb1r/pppp1ppp/5n2/4p3/3PP3/2N5/PPP2PPP/R1BQKBNR w KQkq - 0 3");
         let mut table = CorrectionHistory::new();
         for _ in 0..50 {
-            table.update(&learned, 8, 0, 40);
+            table.update(&learned, None, 8, 0, 40);
         }
-        let full = table.corrected(&learned, 0);
+        let full = table.corrected(&learned, None, 0);
         assert!((38..=40).contains(&full), "{full}");
-        let material = table.corrected(&only_material, 0);
-        for partial in [&other_pawns, &other_pieces].map(|b| table.corrected(b, 0)) {
+        let material = table.corrected(&only_material, None, 0);
+        for partial in [&other_pawns, &other_pieces].map(|b| table.corrected(b, None, 0)) {
             assert!(
                 0 < material && material < partial && partial < full,
                 "{material} {partial}"

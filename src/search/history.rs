@@ -1,10 +1,13 @@
 //! What the search learns about moves while it runs: the history heuristic (by side, from and
-//! to square), continuation history (by the piece and square of the moves one, two and four
-//! plies back: the opponent's last move and the side's own last two), killer moves per
+//! to square, and whether the opponent attacks either: a move out of an attack and one into it
+//! learn apart), continuation history (by the piece and square of the moves one, two and four
+//! plies back: the opponent's last move and the side's own last two, a table for each of the
+//! three and for each side to move, so that "after my knight went to f3" and "after the
+//! opponent's knight went to f3" learn apart), killer moves per
 //! ply and counter-moves order the quiet moves that Kornilov sorts into three lists; capture
 //! history (by piece, square and victim) breaks ties among captures that MVV/LVA ranks alike.
 
-use crate::rules::{Color, Move, Piece, Square};
+use crate::rules::{BitBoard, Color, Move, Piece, Square};
 use crate::search::MAX_PLY;
 
 /// Upper bound of a history value; updates saturate towards it ("gravity").
@@ -27,7 +30,8 @@ pub struct PieceTo {
 }
 
 impl PieceTo {
-    fn index(self) -> usize {
+    /// A dense index of the pair, below 6 · 64.
+    pub fn index(self) -> usize {
         self.piece as usize * 64 + self.to as usize
     }
 }
@@ -73,9 +77,9 @@ impl History {
     /// Empty tables.
     pub fn new() -> Self {
         History {
-            butterfly: vec![0; 2 * 64 * 64],
+            butterfly: vec![0; 2 * 4 * 64 * 64],
             captures: vec![0; 6 * 64 * 6],
-            continuation: vec![0; 6 * 64 * 6 * 64],
+            continuation: vec![0; CONTINUATION_PLIES.len() * 2 * 384 * 384],
             counters: vec![None; 6 * 64],
             killers: [[None; 2]; MAX_PLY + 1],
         }
@@ -95,35 +99,54 @@ impl History {
         self.killers = [[None; 2]; MAX_PLY + 1];
     }
 
-    fn butterfly_index(color: Color, mv: Move) -> usize {
-        (color as usize * 64 + mv.from as usize) * 64 + mv.to as usize
+    /// The continuation entry of the move `this` by `color` after `before`, the move
+    /// `CONTINUATION_PLIES[back]` plies earlier.
+    fn continuation_index(color: Color, back: usize, before: PieceTo, this: PieceTo) -> usize {
+        ((back * 2 + color as usize) * 384 + before.index()) * 384 + this.index()
     }
 
-    /// Ordering score of a quiet move: its history plus its continuation histories after the
-    /// moves of `prev`.
-    pub fn quiet_score(&self, color: Color, mv: Move, piece: Piece, prev: PreviousMoves) -> i32 {
+    fn butterfly_index(color: Color, mv: Move, threats: BitBoard) -> usize {
+        let threatened = usize::from(threats.has(mv.from)) * 2 + usize::from(threats.has(mv.to));
+        ((color as usize * 4 + threatened) * 64 + mv.from as usize) * 64 + mv.to as usize
+    }
+
+    /// Ordering score of a quiet move: its history (given `threats`, the squares the opponent
+    /// attacks) plus its continuation histories after the moves of `prev`.
+    pub fn quiet_score(
+        &self,
+        color: Color,
+        mv: Move,
+        piece: Piece,
+        threats: BitBoard,
+        prev: PreviousMoves,
+    ) -> i32 {
         let this = PieceTo { piece, to: mv.to };
-        let mut score = self.butterfly[Self::butterfly_index(color, mv)] as i32;
-        for p in prev.into_iter().flatten() {
-            score += self.continuation[p.index() * 384 + this.index()] as i32;
+        let mut score = self.butterfly[Self::butterfly_index(color, mv, threats)] as i32;
+        for (back, before) in prev.into_iter().enumerate() {
+            if let Some(before) = before {
+                score +=
+                    self.continuation[Self::continuation_index(color, back, before, this)] as i32;
+            }
         }
         score
     }
 
-    /// Rewards `best` and penalises the quiet moves tried before it at a cut-off.
+    /// Rewards `best` and penalises the quiet moves tried before it at a cut-off in a node
+    /// where the opponent attacks `threats`.
     pub fn update_quiets(
         &mut self,
         color: Color,
         best: (Move, Piece),
         tried: &[(Move, Piece)],
+        threats: BitBoard,
         prev: PreviousMoves,
         depth: i32,
     ) {
         let b = bonus(depth);
-        self.update_one(color, best.0, best.1, prev, b);
+        self.update_one(color, best.0, best.1, threats, prev, b);
         for &(mv, piece) in tried {
             if mv != best.0 {
-                self.update_one(color, mv, piece, prev, -b);
+                self.update_one(color, mv, piece, threats, prev, -b);
             }
         }
     }
@@ -133,16 +156,20 @@ impl History {
         color: Color,
         mv: Move,
         piece: Piece,
+        threats: BitBoard,
         prev: PreviousMoves,
         bonus: i32,
     ) {
-        gravity(&mut self.butterfly[Self::butterfly_index(color, mv)], bonus);
+        gravity(
+            &mut self.butterfly[Self::butterfly_index(color, mv, threats)],
+            bonus,
+        );
         let this = PieceTo { piece, to: mv.to };
-        for p in prev.into_iter().flatten() {
-            gravity(
-                &mut self.continuation[p.index() * 384 + this.index()],
-                bonus,
-            );
+        for (back, before) in prev.into_iter().enumerate() {
+            if let Some(before) = before {
+                let entry = Self::continuation_index(color, back, before, this);
+                gravity(&mut self.continuation[entry], bonus);
+            }
         }
     }
 
@@ -210,16 +237,63 @@ mod tests {
                 Color::White,
                 (good, Piece::Knight),
                 &[(bad, Piece::Knight)],
+                BitBoard::EMPTY,
                 [None; 3],
                 10,
             );
         }
-        let g = h.quiet_score(Color::White, good, Piece::Knight, [None; 3]);
-        let b = h.quiet_score(Color::White, bad, Piece::Knight, [None; 3]);
+        let score = |mv| h.quiet_score(Color::White, mv, Piece::Knight, BitBoard::EMPTY, [None; 3]);
+        let (g, b) = (score(good), score(bad));
         assert!(
             g > 0 && g <= HISTORY_MAX && (-HISTORY_MAX..0).contains(&b),
             "{g} {b}"
         );
+    }
+
+    #[test]
+    fn a_move_into_an_attack_learns_apart_from_the_same_move_elsewhere() {
+        let mut h = History::new();
+        let mv: Move = "g1f3".parse().unwrap();
+        let attacked = Square::F3.bitboard();
+        h.update_quiets(
+            Color::White,
+            (mv, Piece::Knight),
+            &[],
+            attacked,
+            [None; 3],
+            8,
+        );
+        let score = |threats| h.quiet_score(Color::White, mv, Piece::Knight, threats, [None; 3]);
+        assert!(score(attacked) > 0);
+        assert_eq!(score(BitBoard::EMPTY), 0);
+        assert_eq!(score(Square::G1.bitboard()), 0);
+    }
+
+    #[test]
+    fn continuation_learns_apart_by_distance_and_side() {
+        let mut h = History::new();
+        let mv: Move = "g1f3".parse().unwrap();
+        let before = PieceTo {
+            piece: Piece::Knight,
+            to: Square::F6,
+        };
+        let one_back = [Some(before), None, None];
+        h.update_quiets(
+            Color::White,
+            (mv, Piece::Knight),
+            &[],
+            BitBoard::EMPTY,
+            one_back,
+            8,
+        );
+        // The continuation part alone: the score less the same move's score after no move.
+        let score = |color, prev| {
+            h.quiet_score(color, mv, Piece::Knight, BitBoard::EMPTY, prev)
+                - h.quiet_score(color, mv, Piece::Knight, BitBoard::EMPTY, [None; 3])
+        };
+        assert!(score(Color::White, one_back) > 0);
+        assert_eq!(score(Color::White, [None, Some(before), None]), 0);
+        assert_eq!(score(Color::Black, one_back), 0);
     }
 
     #[test]

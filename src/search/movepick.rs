@@ -11,7 +11,7 @@ use super::guide::PlanMoves;
 use super::history::{CaptureKey, History, PreviousMoves};
 use super::params::PLAN_BONUS;
 use crate::rules::see::see_ge;
-use crate::rules::{is_capture, BitBoard, Board, Move, Piece, Rank, Square};
+use crate::rules::{attacked_by, is_capture, BitBoard, Board, Move, Piece, Rank, Square};
 
 const TT_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
@@ -68,6 +68,9 @@ pub struct MovePicker {
     ctx: OrderContext,
     moves: Vec<ScoredMove>,
     next: usize,
+    /// The squares the opponent attacks, which key the history of quiet moves: found the first
+    /// time a quiet move is scored or rewarded, since many nodes cut before either.
+    threats: Option<BitBoard>,
 }
 
 /// Generates the legal moves of `mode` into `out`.
@@ -95,6 +98,12 @@ fn generate(board: &Board, mode: GenMode, out: &mut Vec<ScoredMove>) {
         }
         false
     });
+}
+
+/// The squares the opponent of the side to move attacks in `board`, kept in `cache` so that a
+/// node finds them at most once.
+fn opponent_attacks(cache: &mut Option<BitBoard>, board: &Board) -> BitBoard {
+    *cache.get_or_insert_with(|| attacked_by(board, !board.side_to_move()))
 }
 
 /// MVV/LVA score of a capture or promotion: victim value first, then the cheaper attacker.
@@ -148,7 +157,13 @@ impl MovePicker {
             ctx,
             moves: buffer,
             next: 0,
+            threats: None,
         }
+    }
+
+    /// The squares the opponent attacks in `board`, the position this picker orders.
+    pub fn threats(&mut self, board: &Board) -> BitBoard {
+        opponent_attacks(&mut self.threats, board)
     }
 
     /// Is this ordering score that of a capture the exchange model says loses material?
@@ -202,7 +217,13 @@ impl MovePicker {
 
     fn score_all(&mut self, board: &Board, history: &History) {
         let us = board.side_to_move();
-        for entry in &mut self.moves {
+        let MovePicker {
+            ctx,
+            moves,
+            threats,
+            ..
+        } = self;
+        for entry in moves {
             let mv = entry.mv;
             entry.score = if is_capture(board, mv) || mv.promotion.is_some() {
                 let order = mvv_lva(board, mv) * 16
@@ -210,7 +231,7 @@ impl MovePicker {
                 if mv.promotion.is_some_and(|p| p != Piece::Queen) {
                     BAD_CAPTURE + order
                 } else if see_ge(board, mv, 0) {
-                    let recapture = if Some(mv.to) == self.ctx.last_to {
+                    let recapture = if Some(mv.to) == ctx.last_to {
                         RECAPTURE
                     } else {
                         0
@@ -219,20 +240,17 @@ impl MovePicker {
                 } else {
                     BAD_CAPTURE + order
                 }
-            } else if Some(mv) == self.ctx.killers[0] {
+            } else if Some(mv) == ctx.killers[0] {
                 KILLER + 1
-            } else if Some(mv) == self.ctx.killers[1] {
+            } else if Some(mv) == ctx.killers[1] {
                 KILLER
-            } else if Some(mv) == self.ctx.counter {
+            } else if Some(mv) == ctx.counter {
                 COUNTER
             } else {
                 let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
-                let plan = if self.ctx.plan.contains(mv) {
-                    PLAN_BONUS
-                } else {
-                    0
-                };
-                history.quiet_score(us, mv, piece, self.ctx.prev) + plan
+                let plan = if ctx.plan.contains(mv) { PLAN_BONUS } else { 0 };
+                let threats = opponent_attacks(threats, board);
+                history.quiet_score(us, mv, piece, threats, ctx.prev) + plan
             };
         }
     }

@@ -91,6 +91,9 @@ pub const SE_MIN_DEPTH: i32 = 8;
 /// The TT entry must come from a search at most this much shallower than the node's.
 pub const SE_TT_DEPTH_MARGIN: i32 = 3;
 
+/// A singular move is extended by two plies at most this many times on one line.
+pub const DOUBLE_EXTENSIONS_MAX: usize = 6;
+
 /// Checks (and singular moves) are extended only within this many times the iteration depth
 /// from the root, so that perpetual checks cannot extend a line without end.
 pub const CHECK_EXTENSION_PLY_FACTOR: usize = 2;
@@ -133,6 +136,9 @@ tunables! {
     /// The other moves must stay this much per ply of depth below the TT score for the TT move to
     /// count as singular.
     SE_MARGIN = 2, 1..=6;
+    /// Away from the PV, a singular move whose alternatives all fall more than this below the
+    /// bar is extended by two plies (up to `DOUBLE_EXTENSIONS_MAX` times on one line).
+    DOUBLE_EXTENSION_MARGIN = 20, 5..=80;
     /// History pruning: away from the PV, a quiet move whose ordering score (history and the
     /// continuation histories) is below −MARGIN · depth is skipped, up to `MAX_DEPTH`.
     HISTORY_PRUNING_MARGIN = 4096, 1024..=12288;

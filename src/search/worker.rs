@@ -85,6 +85,8 @@ pub struct Worker {
     contempt: i32,
     root_depth: i32,
     stopped: bool,
+    /// Singular moves extended by two plies on the path from the root to the current node.
+    double_extensions: usize,
     /// Ply at which null moves are forbidden (a null-move verification search), if any.
     null_forbidden_ply: Option<usize>,
     /// The caller's guide moves of both sides at the root (`Limits::guide`).
@@ -142,6 +144,7 @@ impl Worker {
             nodes: 0,
             seldepth: 0,
             keys: Vec::with_capacity(1024),
+            double_extensions: 0,
             frames: vec![Frame::default(); MAX_PLY + 4],
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
@@ -279,10 +282,20 @@ impl Worker {
             return (None, None);
         }
         let raw = tt_hit.map_or_else(|| self.evaluate(board, ply), |h| h.eval);
-        (Some(raw), Some(self.correction.corrected(board, raw)))
+        let previous = self.move_back(ply, 1);
+        (
+            Some(raw),
+            Some(self.correction.corrected(board, previous, raw)),
+        )
+    }
+
+    /// The move played `back` plies before the node at `ply` (none before the root or for a
+    /// null move); one ply back, the opponent's move that led to the node.
+    fn move_back(&self, ply: usize, back: usize) -> Option<PieceTo> {
+        ply.checked_sub(back).and_then(|p| self.frames[p].moved)
     }
 
     fn previous_moves(&self, ply: usize) -> PreviousMoves {
-        CONTINUATION_PLIES.map(|back| ply.checked_sub(back).and_then(|p| self.frames[p].moved))
+        CONTINUATION_PLIES.map(|back| self.move_back(ply, back))
     }
 }

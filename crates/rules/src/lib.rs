@@ -10,6 +10,7 @@
 // `///` on every public item is a rule of the project; the compiler keeps it.
 #![warn(missing_docs)]
 
+mod attacks;
 mod checks;
 mod fen;
 mod game;
@@ -17,6 +18,7 @@ pub mod notation;
 pub mod perft;
 pub mod see;
 
+pub use attacks::{attacked_by, pawn_attacks};
 pub use checks::{quiet_checks, CheckSquares};
 pub use cozy_chess::{
     BitBoard, Board, BoardBuilder, Color, File, GameStatus, Move, Piece, Rank, Square,

@@ -185,9 +185,10 @@ impl Worker {
             }
 
             // Step 11. Singular extension: if every other move falls well short of the TT
-            // move's score, the TT move is forced and gets a ply more. If even the others
-            // reach beta, the node is cut ("multi-cut"); if only the TT score does, the TT
-            // move is likely to cut anyway and gets a ply less.
+            // move's score, the TT move is forced and gets a ply more, or two away from the PV
+            // when they fall far short (a few times per line, so that the tree stays finite).
+            // If even the others reach beta, the node is cut ("multi-cut"); if only the TT
+            // score does, the TT move is likely to cut anyway and gets a ply less.
             // Step 12. Check extension (Kornilov's): a check does not use up depth, unless the
             // exchange model says the checking piece is simply lost: such a check is still
             // searched and never pruned, but a spite check should not deepen the tree. The
@@ -195,7 +196,11 @@ impl Worker {
             let extensible = ply < CHECK_EXTENSION_PLY_FACTOR * self.root_depth as usize;
             let extension =
                 match self.singular(board, shared, mv, tt_hit, beta, depth, ply, cut_node) {
-                    Singular::Extend => i32::from(extensible),
+                    Singular::Extend(shortfall) => {
+                        let plies =
+                            Self::singular_extension(shortfall, pv_node, self.double_extensions);
+                        plies * i32::from(extensible)
+                    }
                     Singular::Reduce => -1,
                     Singular::No => i32::from(extensible && gives_check && see_ge(board, mv, 0)),
                     Singular::Cut(score) => return score,
@@ -204,6 +209,8 @@ impl Worker {
 
             self.push(&child, board, mv, ply);
             let new_depth = depth - 1 + extension;
+            let doubled = usize::from(extension == 2);
+            self.double_extensions += doubled;
 
             // Step 13. NegaScout with late-move reductions.
             let score = if moves_searched == 0 {
@@ -247,6 +254,7 @@ impl Worker {
                 s
             };
             self.keys.pop();
+            self.double_extensions -= doubled;
             moves_searched += 1;
             if self.stopped {
                 return 0;
@@ -268,8 +276,14 @@ impl Worker {
                         if quiet {
                             self.history.add_killer(ply, mv);
                             self.history.set_counter(prev[0], mv);
-                            self.history
-                                .update_quiets(us, (mv, piece), &quiets_tried, prev, depth);
+                            self.history.update_quiets(
+                                us,
+                                (mv, piece),
+                                &quiets_tried,
+                                picker.threats(board),
+                                prev,
+                                depth,
+                            );
                         }
                         let best_capture = capture_key(board, mv);
                         self.history
@@ -318,7 +332,9 @@ impl Worker {
 
         // Step 17. Teach the correction history what the search found.
         if let (Some(raw), Some(corrected)) = (raw_eval, static_eval) {
-            self.teach_correction(board, best_move, best_score, bound, depth, raw, corrected);
+            self.teach_correction(
+                board, ply, best_move, best_score, bound, depth, raw, corrected,
+            );
         }
         best_score
     }

@@ -18,8 +18,9 @@ use crate::search::{is_mate_score, INFINITY, MAX_PLY};
 
 /// What the singular-extension test found for the TT move.
 pub(super) enum Singular {
-    /// The TT move is forced: extend it.
-    Extend,
+    /// The TT move is forced: extend it. Holds how far the best other move fell short of the
+    /// bar, so that a move forced by a wide margin can be extended twice.
+    Extend(i32),
     /// Not tested, or another move comes close and the TT score does not reach beta.
     No,
     /// Another move comes close, but the TT score alone reaches beta: the TT move is likely to
@@ -195,13 +196,32 @@ impl Worker {
         if self.stopped {
             Singular::Stopped
         } else if score < singular_beta {
-            Singular::Extend
+            Singular::Extend(singular_beta - score)
         } else if singular_beta >= beta {
             Singular::Cut(singular_beta)
         } else if hit.score >= beta {
             Singular::Reduce
         } else {
             Singular::No
+        }
+    }
+
+    /// How many plies a singular TT move is extended by: two away from the PV when every other
+    /// move fell more than `DOUBLE_EXTENSION_MARGIN` short of the bar and the line has been
+    /// extended twice fewer than `DOUBLE_EXTENSIONS_MAX` times, so that the tree stays finite;
+    /// otherwise one.
+    pub(super) fn singular_extension(
+        shortfall: i32,
+        pv_node: bool,
+        double_extensions: usize,
+    ) -> i32 {
+        if !pv_node
+            && shortfall > DOUBLE_EXTENSION_MARGIN.get()
+            && double_extensions < DOUBLE_EXTENSIONS_MAX
+        {
+            2
+        } else {
+            1
         }
     }
 
@@ -250,6 +270,7 @@ impl Worker {
     pub(super) fn teach_correction(
         &mut self,
         board: &Board,
+        ply: usize,
         best_move: Option<Move>,
         best_score: i32,
         bound: Bound,
@@ -265,7 +286,9 @@ impl Worker {
             Bound::Upper => best_score < corrected_eval,
         };
         if quiet_best && informative && !is_mate_score(best_score) {
-            self.correction.update(board, depth, raw_eval, best_score);
+            let previous = self.move_back(ply, 1);
+            self.correction
+                .update(board, previous, depth, raw_eval, best_score);
         }
     }
 }
@@ -283,6 +306,22 @@ mod tests {
             score: history,
         };
         Worker::prune_move(&board, scored, true, depth, true, 0, 0, 1)
+    }
+
+    #[test]
+    fn singular_moves_forced_by_a_wide_margin_are_extended_twice_a_few_times_per_line() {
+        let wide = DOUBLE_EXTENSION_MARGIN.get() + 1;
+        assert_eq!(Worker::singular_extension(wide, false, 0), 2);
+        assert_eq!(Worker::singular_extension(wide - 1, false, 0), 1);
+        assert_eq!(Worker::singular_extension(wide, true, 0), 1);
+        assert_eq!(
+            Worker::singular_extension(wide, false, DOUBLE_EXTENSIONS_MAX - 1),
+            2
+        );
+        assert_eq!(
+            Worker::singular_extension(wide, false, DOUBLE_EXTENSIONS_MAX),
+            1
+        );
     }
 
     #[test]
