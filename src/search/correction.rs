@@ -179,6 +179,19 @@ mod tests {
     use super::*;
     use crate::rules::{parse_fen, Square};
 
+    /// Folds the same result into `table` fifty times, from searches of depth 8.
+    fn teach(
+        table: &mut CorrectionHistory,
+        board: &Board,
+        previous: Option<PieceTo>,
+        raw: i32,
+        searched: i32,
+    ) {
+        for _ in 0..50 {
+            table.update(board, previous, 8, raw, searched);
+        }
+    }
+
     #[test]
     fn learns_towards_the_search_result_within_bounds() {
         let board = parse_fen(
@@ -188,14 +201,10 @@ mod tests {
         .unwrap();
         let mut table = CorrectionHistory::new();
         assert_eq!(table.corrected(&board, None, 10), 10);
-        for _ in 0..50 {
-            table.update(&board, None, 8, 10, 40);
-        }
+        teach(&mut table, &board, None, 10, 40);
         let learned = table.corrected(&board, None, 10);
         assert!((38..=40).contains(&learned), "{learned}");
-        for _ in 0..50 {
-            table.update(&board, None, 8, 10, 10_000);
-        }
+        teach(&mut table, &board, None, 10, 10_000);
         // Capped: a huge search score moves the correction only up to the limit.
         let capped = table.corrected(&board, None, 0);
         assert!(
@@ -228,9 +237,7 @@ mod tests {
             to: Square::B4,
         });
         let mut table = CorrectionHistory::new();
-        for _ in 0..50 {
-            table.update(&learned, knight, 8, 0, 40);
-        }
+        teach(&mut table, &learned, knight, 0, 40);
         let full = table.corrected(&learned, knight, 0);
         assert!((38..=40).contains(&full), "{full}");
         let other_move = table.corrected(&learned, bishop, 0);
@@ -257,9 +264,7 @@ mod tests {
         let only_material =
             board("rnbqkb1r/pppp1ppp/5n2/4p3/3PP3/2N5/PPP2PPP/R1BQKBNR w KQkq - 0 3");
         let mut table = CorrectionHistory::new();
-        for _ in 0..50 {
-            table.update(&learned, None, 8, 0, 40);
-        }
+        teach(&mut table, &learned, None, 0, 40);
         let full = table.corrected(&learned, None, 0);
         assert!((38..=40).contains(&full), "{full}");
         let material = table.corrected(&only_material, None, 0);

@@ -105,6 +105,20 @@ impl History {
         ((back * 2 + color as usize) * 384 + before.index()) * 384 + this.index()
     }
 
+    /// The continuation entries of the move `this` by `color` after each of the moves `prev`
+    /// that exist.
+    fn continuation_entries(
+        color: Color,
+        prev: PreviousMoves,
+        this: PieceTo,
+    ) -> impl Iterator<Item = usize> {
+        prev.into_iter()
+            .enumerate()
+            .filter_map(move |(back, before)| {
+                Some(Self::continuation_index(color, back, before?, this))
+            })
+    }
+
     fn butterfly_index(color: Color, mv: Move, threats: BitBoard) -> usize {
         let threatened = usize::from(threats.has(mv.from)) * 2 + usize::from(threats.has(mv.to));
         ((color as usize * 4 + threatened) * 64 + mv.from as usize) * 64 + mv.to as usize
@@ -122,11 +136,8 @@ impl History {
     ) -> i32 {
         let this = PieceTo { piece, to: mv.to };
         let mut score = self.butterfly[Self::butterfly_index(color, mv, threats)] as i32;
-        for (back, before) in prev.into_iter().enumerate() {
-            if let Some(before) = before {
-                score +=
-                    self.continuation[Self::continuation_index(color, back, before, this)] as i32;
-            }
+        for entry in Self::continuation_entries(color, prev, this) {
+            score += self.continuation[entry] as i32;
         }
         score
     }
@@ -165,11 +176,8 @@ impl History {
             bonus,
         );
         let this = PieceTo { piece, to: mv.to };
-        for (back, before) in prev.into_iter().enumerate() {
-            if let Some(before) = before {
-                let entry = Self::continuation_index(color, back, before, this);
-                gravity(&mut self.continuation[entry], bonus);
-            }
+        for entry in Self::continuation_entries(color, prev, this) {
+            gravity(&mut self.continuation[entry], bonus);
         }
     }
 

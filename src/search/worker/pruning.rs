@@ -11,6 +11,7 @@ use crate::bound::Bound;
 use crate::eval::insufficient_material;
 use crate::rules::see::see_ge;
 use crate::rules::{has_non_pawn_material, is_capture, legal_moves, repetition_key, Board, Move};
+use crate::search::history::PieceTo;
 use crate::search::movepick::{MovePicker, OrderContext, ScoredMove};
 use crate::search::params::*;
 use crate::search::tt::TtHit;
@@ -264,13 +265,14 @@ impl Worker {
         reduction.min(new_depth - 1).max(0)
     }
 
-    /// Teaches the correction history a node's result, when it is a quiet one that says more
-    /// than the static evaluation did (a bound on the wrong side of it says nothing).
+    /// Teaches the correction history the result of the node `board`, reached by the
+    /// opponent's move `previous`, when it is a quiet one that says more than the static
+    /// evaluation did (a bound on the wrong side of it says nothing).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn teach_correction(
         &mut self,
         board: &Board,
-        ply: usize,
+        previous: Option<PieceTo>,
         best_move: Option<Move>,
         best_score: i32,
         bound: Bound,
@@ -286,7 +288,6 @@ impl Worker {
             Bound::Upper => best_score < corrected_eval,
         };
         if quiet_best && informative && !is_mate_score(best_score) {
-            let previous = self.move_back(ply, 1);
             self.correction
                 .update(board, previous, depth, raw_eval, best_score);
         }
