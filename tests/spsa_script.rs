@@ -1,7 +1,8 @@
 //! `scripts/spsa.py`, the SPSA tuner of the search constants, driven by a stand-in match runner
 //! whose result depends on the values alone: the engine whose RFP_MARGIN is nearer 100 wins
 //! every game. The tuner must walk from 75 towards 100, record every iteration, resume where
-//! it stopped and refuse another run's state.
+//! it stopped and refuse another run's state. `scripts/spsa_report.py` must tell that push
+//! from the random walk of a constant the runner ignores.
 
 mod common;
 
@@ -25,10 +26,12 @@ print(f"FINAL games {args.games}  W {w}  D {d}  L {l}  score 50.0%  elo +0.0 [-1
       f"LOS 50.0%  penta {penta}  forfeits(time) A 0 B 0  failures A 0 B 0")
 "#;
 
-fn spsa(dir: &Path, extra: &[&str]) -> (bool, String) {
+/// Runs `spsa.py` in `dir` on the SPSA input lines `params`, with the stand-in runner.
+fn spsa_with(dir: &Path, params: &str, extra: &[&str]) -> (bool, String) {
     let (runner, openings) = common::stand_in_match_runner(dir, FAKE_RUNNER);
-    let params = dir.join("params.txt");
-    std::fs::write(&params, "RFP_MARGIN, int, 75, 30, 150, 6, 0.5\n").unwrap();
+    let params_path = dir.join("params.txt");
+    std::fs::write(&params_path, params).unwrap();
+    let params = params_path;
     let (engine, out) = (env!("CARGO_BIN_EXE_tropa"), dir.join("run"));
     let mut args = vec![
         engine,
@@ -45,6 +48,19 @@ fn spsa(dir: &Path, extra: &[&str]) -> (bool, String) {
     ];
     args.extend(extra);
     common::script("spsa.py", &args)
+}
+
+fn spsa(dir: &Path, extra: &[&str]) -> (bool, String) {
+    spsa_with(dir, "RFP_MARGIN, int, 75, 30, 150, 6, 0.5\n", extra)
+}
+
+/// The push z of `name` in a report of `spsa_report.py`.
+fn push_z(report: &str, name: &str) -> f64 {
+    report
+        .lines()
+        .find_map(|l| l.strip_prefix(name))
+        .and_then(|l| l.split_whitespace().last()?.parse().ok())
+        .unwrap_or_else(|| panic!("{report}"))
 }
 
 #[test]
@@ -65,5 +81,23 @@ fn spsa_walks_towards_the_better_value_and_resumes() {
     // Another run's state is not continued.
     let (ok, out) = spsa(&dir, &["--seed", "2"]);
     assert!(!ok && out.contains("belongs to another run"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn spsa_report_tells_a_steady_push_from_noise() {
+    let dir = common::temp_dir("spsa", "report");
+    // A rate so small that RFP_MARGIN stays far below 100 and every pair pushes it up;
+    // LMP_BASE changes nothing in the stand-in's games.
+    let params = "RFP_MARGIN, int, 75, 30, 150, 6, 0.0001\nLMP_BASE, int, 3, 1, 8, 0.5, 0.0001\n";
+    let (ok, out) = spsa_with(&dir, params, &["--stop-after", "25"]);
+    assert!(ok && out.contains("25 of 60 iterations"), "{out}");
+    let (ok, report) = common::script("spsa_report.py", &[dir.join("run")]);
+    assert!(ok && report.contains("25 of 60 iterations"), "{report}");
+    assert!(push_z(&report, "RFP_MARGIN") > 3.0, "{report}");
+    assert!(push_z(&report, "LMP_BASE").abs() < 3.0, "{report}");
+    // A folder without a run is refused with a message.
+    let (ok, out) = common::script("spsa_report.py", &[&dir]);
+    assert!(!ok && out.contains("holds no readable SPSA run"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
