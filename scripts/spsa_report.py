@@ -22,7 +22,8 @@ import sys
 
 
 def load(folder):
-    """The run's state and its iteration rows; exits with a message when they are unreadable."""
+    """The run's state, each iteration's (wins - losses) and each constant's flips; exits with
+    a message when the run is unreadable."""
     state_path = os.path.join(folder, "state.json")
     log_path = os.path.join(folder, "iterations.tsv")
     try:
@@ -37,38 +38,39 @@ def load(folder):
     rows = [r for r in rows if r.get("iteration", "").isdigit() and int(r["iteration"]) <= done]
     if len(rows) != done:
         sys.exit(f"spsa_report: {log_path} logs {len(rows)} iterations, the state {done}")
-    for r in rows:
-        for column in ["wins", "losses"] + [f"{n}:flip" for n in names]:
-            try:
-                int(r[column])
-            except (KeyError, TypeError, ValueError):
-                sys.exit(f"spsa_report: {log_path}: iteration {r['iteration']} has no integer "
-                         f"'{column}'")
-    return state, rows
+
+    def column(r, name):
+        try:
+            return int(r[name])
+        except (KeyError, TypeError, ValueError):
+            sys.exit(f"spsa_report: {log_path}: iteration {r['iteration']} has no integer "
+                     f"'{name}'")
+
+    margins = [column(r, "wins") - column(r, "losses") for r in rows]
+    flips = {n: [column(r, f"{n}:flip") for r in rows] for n in names}
+    return state, margins, flips
 
 
-def push_z(rows, name):
-    """How consistently the games pushed `name` one way (see the design note); 0 without games."""
-    margins = [int(r["wins"]) - int(r["losses"]) for r in rows]
+def push_z(margins, flips):
+    """How consistently the games pushed a constant one way (see the design note); 0 without
+    decided games."""
     spread = math.sqrt(sum(m * m for m in margins))
-    if spread == 0:
-        return 0.0
-    return sum(m * int(r[f"{name}:flip"]) for m, r in zip(margins, rows)) / spread
+    return sum(m * f for m, f in zip(margins, flips)) / spread if spread else 0.0
 
 
-def report(state, rows):
+def report(state, margins, flips):
     """One line per constant: name, start, value, the engine's value, moved in C_end, z."""
     lines = []
     for p, value in zip(state["run"]["params"], state["values"]):
         used = value if p["float"] else int(round(value))
         lines.append((p["name"], p["start"], value, used, (value - p["start"]) / p["c_end"],
-                      push_z(rows, p["name"])))
+                      push_z(margins, flips[p["name"]])))
     return lines
 
 
-def number(x, digits):
-    """`x` with a true minus sign, as the docs write numbers."""
-    return f"{x:.{digits}f}".replace("-", "\u2212")
+def number(x, digits, signed=False):
+    """`x` with a true minus sign (and a plus sign if `signed`), as the docs write numbers."""
+    return f"{x:{'+' if signed else ''}.{digits}f}".replace("-", "\u2212")
 
 
 def main():
@@ -77,18 +79,17 @@ def main():
     ap.add_argument("out", help="the run's folder (spsa.py --out)")
     ap.add_argument("--markdown", action="store_true", help="a Markdown table for the docs")
     args = ap.parse_args()
-    state, rows = load(args.out)
+    state, margins, flips = load(args.out)
     run = state["run"]
     print(f"{state['done']} of {run['iterations']} iterations, {2 * run['pairs_per']} games "
           f"each; dev W {state['wins']} D {state['draws']} L {state['losses']}")
-    lines = report(state, rows)
+    lines = report(state, margins, flips)
     if args.markdown:
         print(f"\n| constant | start | after {state['done']} | moved (C_end) | push z |")
         print("|---|---|---|---|---|")
         for name, start, value, _, moved, z in lines:
             print(f"| {name} | {number(start, 0 if start == int(start) else 2)} | "
-                  f"{number(value, 2)} | {'+' if moved >= 0 else ''}{number(moved, 2)} | "
-                  f"{'+' if z >= 0 else ''}{number(z, 2)} |")
+                  f"{number(value, 2)} | {number(moved, 2, True)} | {number(z, 2, True)} |")
     else:
         print(f"{'constant':28} {'start':>9} {'value':>11} {'engine':>8} {'moved':>7} "
               f"{'z':>6}")

@@ -29,14 +29,13 @@ print(f"FINAL games {args.games}  W {w}  D {d}  L {l}  score 50.0%  elo +0.0 [-1
 /// Runs `spsa.py` in `dir` on the SPSA input lines `params`, with the stand-in runner.
 fn spsa_with(dir: &Path, params: &str, extra: &[&str]) -> (bool, String) {
     let (runner, openings) = common::stand_in_match_runner(dir, FAKE_RUNNER);
-    let params_path = dir.join("params.txt");
-    std::fs::write(&params_path, params).unwrap();
-    let params = params_path;
+    let params_file = dir.join("params.txt");
+    std::fs::write(&params_file, params).unwrap();
     let (engine, out) = (env!("CARGO_BIN_EXE_tropa"), dir.join("run"));
     let mut args = vec![
         engine,
         "--params",
-        params.to_str().unwrap(),
+        params_file.to_str().unwrap(),
         "--iterations",
         "60",
         "--out",
