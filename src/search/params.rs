@@ -86,6 +86,11 @@ pub const PLAN_BONUS: i32 = 2_000;
 /// See `PLAN_BONUS`.
 pub const GUIDE_PLIES: usize = 4;
 
+/// ProbCut from this depth on.
+pub const PROBCUT_MIN_DEPTH: i32 = 5;
+/// ProbCut verifies a capture with a search this many plies shallower than the node's.
+pub const PROBCUT_REDUCTION: i32 = 4;
+
 /// Singular extensions from this depth on.
 pub const SE_MIN_DEPTH: i32 = 8;
 /// The TT entry must come from a search at most this much shallower than the node's.
@@ -100,48 +105,50 @@ pub const CHECK_EXTENSION_PLY_FACTOR: usize = 2;
 
 tunables! {
     /// First aspiration window half-width around the previous iteration's score.
-    ASPIRATION_DELTA = 20, 5..=60;
+    ASPIRATION_DELTA = 21, 5..=60;
     /// Reverse futility pruning: a node whose static eval beats beta by this much per ply of
     /// depth left is cut (up to `RFP_MAX_DEPTH`).
-    RFP_MARGIN = 75, 30..=150;
+    RFP_MARGIN = 73, 30..=150;
     /// Deepest node where reverse futility pruning applies.
     RFP_MAX_DEPTH = 8, 4..=12;
     /// Null-move reduction: BASE + depth / DEPTH_DIVISOR + min((eval − beta) / EVAL_DIVISOR, EVAL_MAX).
-    NMP_BASE_REDUCTION = 3, 1..=5;
+    NMP_BASE_REDUCTION = 4, 1..=5;
     /// See `NMP_BASE_REDUCTION`.
     NMP_DEPTH_DIVISOR = 4, 2..=8;
     /// See `NMP_BASE_REDUCTION`.
-    NMP_EVAL_DIVISOR = 200, 100..=400;
+    NMP_EVAL_DIVISOR = 199, 100..=400;
     /// See `NMP_BASE_REDUCTION`.
     NMP_EVAL_MAX = 3, 1..=6;
     /// LMR table: reduction = BASE + ln(depth) · ln(moves) / DIVISOR, both in hundredths.
-    LMR_BASE = 75, 0..=200;
+    LMR_BASE = 78, 0..=200;
     /// See `LMR_BASE`.
-    LMR_DIVISOR = 225, 120..=400;
+    LMR_DIVISOR = 223, 120..=400;
     /// History score that is worth one ply less (or more) reduction.
-    LMR_HISTORY_DIVISOR = 8192, 2048..=16384;
+    LMR_HISTORY_DIVISOR = 8438, 2048..=16384;
     /// See `LMP_MAX_DEPTH`.
-    LMP_BASE = 3, 1..=8;
+    LMP_BASE = 4, 1..=8;
     /// Futility pruning of quiet moves: skipped when eval + BASE + PER_DEPTH · depth ≤ alpha.
     FUTILITY_BASE = 90, 30..=200;
     /// See `FUTILITY_BASE`.
-    FUTILITY_PER_DEPTH = 90, 30..=200;
+    FUTILITY_PER_DEPTH = 89, 30..=200;
     /// SEE pruning thresholds per ply of depth, for quiet moves and for captures.
-    SEE_QUIET_MARGIN = -60, -150..=-20;
+    SEE_QUIET_MARGIN = -62, -150..=-20;
     /// See `SEE_QUIET_MARGIN`.
-    SEE_CAPTURE_MARGIN = -100, -200..=-40;
+    SEE_CAPTURE_MARGIN = -99, -200..=-40;
     /// Quiescence delta pruning: a capture that cannot lift the score to alpha even with this
     /// margin on top of the victim's value is skipped.
-    DELTA_MARGIN = 150, 50..=400;
+    DELTA_MARGIN = 169, 50..=400;
+    /// ProbCut: a capture that beats beta by this much in a shallower search cuts the node.
+    PROBCUT_MARGIN = 150, 40..=300;
     /// The other moves must stay this much per ply of depth below the TT score for the TT move to
     /// count as singular.
     SE_MARGIN = 2, 1..=6;
     /// Away from the PV, a singular move whose alternatives all fall more than this below the
     /// bar is extended by two plies (up to `DOUBLE_EXTENSIONS_MAX` times on one line).
-    DOUBLE_EXTENSION_MARGIN = 20, 5..=80;
+    DOUBLE_EXTENSION_MARGIN = 21, 5..=80;
     /// History pruning: away from the PV, a quiet move whose ordering score (history and the
     /// continuation histories) is below −MARGIN · depth is skipped, up to `MAX_DEPTH`.
-    HISTORY_PRUNING_MARGIN = 4096, 1024..=12288;
+    HISTORY_PRUNING_MARGIN = 3869, 1024..=12288;
     /// See `HISTORY_PRUNING_MARGIN`.
     HISTORY_PRUNING_MAX_DEPTH = 3, 1..=6;
 }

@@ -1,5 +1,6 @@
 //! Transposition table (after a diploma thesis, docs/sources.md#transposition-table): positions
-//! already searched, with score, bound, depth and best move, shared by all search threads.
+//! already searched, with score, bound, depth, best move and whether the position was on a
+//! principal variation, shared by all search threads.
 //!
 //! Design note: the 64-bit Zobrist key is split in two, as the thesis prescribes: the high 32 bits
 //! choose the bucket (the index key) and the low 32 bits are stored to verify that an entry
@@ -29,6 +30,9 @@ pub struct TtHit {
     pub depth: i32,
     /// Kind of bound.
     pub bound: Bound,
+    /// Whether the position was on a principal variation, or had been, when it was stored:
+    /// such a node is searched with PV-node reductions even in a null window.
+    pub pv: bool,
 }
 
 #[derive(Default)]
@@ -201,6 +205,7 @@ impl TranspositionTable {
         eval: i32,
         depth: i32,
         bound: Bound,
+        pv: bool,
     ) {
         let verify = spread(key as u32);
         let generation = self.generation.load(Ordering::Relaxed) & 63;
@@ -224,13 +229,13 @@ impl TranspositionTable {
                 break;
             }
             let age = (generation.wrapping_sub(((data >> 58) & 63) as u8) & 63) as i32;
-            let worth = ((data >> 48) & 0xff) as i32 - 8 * age;
+            let worth = stored_depth(data) - 8 * age;
             if worth < victim_worth {
                 victim_worth = worth;
                 victim = entry;
             }
         }
-        let new = pack(mv, score, eval, depth, bound, generation, ply);
+        let new = pack(mv, score, eval, depth, bound, pv, generation, ply);
         victim.data.store(new, Ordering::Relaxed);
         victim.check.store(new ^ verify, Ordering::Relaxed);
     }
@@ -252,13 +257,16 @@ impl TranspositionTable {
     }
 }
 
-// Layout of the data word: move 16 bits | score 16 | eval 16 | depth 8 | bound 2 | generation 6.
+// Layout of the data word: move 16 bits | score 16 | eval 16 | depth 7 | PV 1 | bound 2 |
+// generation 6. Depths beyond 127 (never reached: `MAX_PLY` is 128) are stored as 127.
+#[allow(clippy::too_many_arguments)]
 fn pack(
     mv: Option<Move>,
     score: i32,
     eval: i32,
     depth: i32,
     bound: Bound,
+    pv: bool,
     generation: u8,
     ply: usize,
 ) -> u64 {
@@ -270,9 +278,15 @@ fn pack(
     encode_move(mv)
         | ((score_to_tt(score, ply) as i16 as u16 as u64) << 16)
         | ((eval as i16 as u16 as u64) << 32)
-        | ((depth.clamp(0, 255) as u64) << 48)
+        | ((depth.clamp(0, 127) as u64) << 48)
+        | (u64::from(pv) << 55)
         | (bound_bits << 56)
         | ((generation as u64 & 63) << 58)
+}
+
+/// The depth field of a data word (replacement reads it without unpacking the rest).
+fn stored_depth(data: u64) -> i32 {
+    ((data >> 48) & 0x7f) as i32
 }
 
 fn unpack(data: u64, ply: usize) -> TtHit {
@@ -280,12 +294,13 @@ fn unpack(data: u64, ply: usize) -> TtHit {
         mv: decode_move(data & 0xffff),
         score: score_from_tt((data >> 16) as u16 as i16 as i32, ply),
         eval: (data >> 32) as u16 as i16 as i32,
-        depth: ((data >> 48) & 0xff) as i32,
+        depth: stored_depth(data),
         bound: match (data >> 56) & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
             _ => Bound::Upper,
         },
+        pv: (data >> 55) & 1 == 1,
     }
 }
 
@@ -300,7 +315,7 @@ mod tests {
     fn impossible_size_keeps_the_table() {
         let mut tt = TranspositionTable::new(1);
         let key = 0x1234_5678_9abc_def0;
-        tt.store(key, 0, None, 5, 5, 3, Bound::Exact);
+        tt.store(key, 0, None, 5, 5, 3, Bound::Exact, false);
         for megabytes in [1usize << 40, usize::MAX] {
             let err = tt.resize(megabytes).expect_err("cannot be allocated");
             assert!(err.contains("MB"), "{err}");
@@ -316,16 +331,31 @@ mod tests {
         let key = 0x1234_5678_9abc_def0;
         let mv: Move = "e7e8q".parse().unwrap();
         // A mate found 3 plies below a node at ply 5 is stored relative to that node...
-        tt.store(key, 5, Some(mv), MATE - 8, 12, 7, Bound::Exact);
+        tt.store(key, 5, Some(mv), MATE - 8, 12, 7, Bound::Exact, true);
         // ...and read back at ply 2 as a mate 3 plies below ply 2.
         let hit = tt.probe(key, 2).unwrap();
         assert_eq!(hit.score, MATE - 5);
         assert_eq!(hit.mv, Some(mv));
-        assert_eq!((hit.eval, hit.depth, hit.bound), (12, 7, Bound::Exact));
+        assert_eq!(
+            (hit.eval, hit.depth, hit.bound, hit.pv),
+            (12, 7, Bound::Exact, true)
+        );
         assert!(
             tt.probe(key ^ 1, 2).is_none(),
             "a different verification key must miss"
         );
+    }
+
+    #[test]
+    fn the_pv_flag_and_the_depth_keep_to_their_bits() {
+        let tt = TranspositionTable::new(1);
+        let key = 0x0bad_cafe_0000_0001;
+        tt.store(key, 0, None, -3, 4, 200, Bound::Upper, false);
+        let hit = tt.probe(key, 0).unwrap();
+        assert_eq!((hit.depth, hit.pv, hit.bound), (127, false, Bound::Upper));
+        tt.store(key ^ 1, 0, None, -3, 4, 9, Bound::Lower, true);
+        let hit = tt.probe(key ^ 1, 0).unwrap();
+        assert_eq!((hit.depth, hit.pv, hit.bound), (9, true, Bound::Lower));
     }
 
     #[test]
@@ -334,9 +364,9 @@ mod tests {
         tt.resize(1).unwrap();
         let base = 0xfeed_0000_0000_0000u64;
         // Five positions in the same bucket (same high bits), different verification keys.
-        tt.store(base | 1, 0, None, 10, 0, 20, Bound::Lower);
+        tt.store(base | 1, 0, None, 10, 0, 20, Bound::Lower, false);
         for i in 2..6u64 {
-            tt.store(base | i, 0, None, 10, 0, 1, Bound::Lower);
+            tt.store(base | i, 0, None, 10, 0, 1, Bound::Lower, false);
         }
         assert!(tt.probe(base | 1, 0).is_some());
         assert!(tt.hashfull() <= 1000);

@@ -5,7 +5,7 @@
 //! Kornilov wants repetitions detected; a check is never pruned, and it is extended unless the
 //! exchange model says the checking piece is simply lost.
 
-use super::pruning::{refined_eval, Singular};
+use super::pruning::{refined_eval, NodeShape, Singular};
 use super::tablebase::TablebaseAnswer;
 use super::{Shared, Worker};
 use crate::bound::Bound;
@@ -70,6 +70,8 @@ impl Worker {
         let key = board.hash();
         let tt_hit = shared.tt.probe(key, ply);
         let tt_move = tt_hit.and_then(|h| h.mv);
+        // A node that is or was on a principal variation keeps the PV's lighter reductions.
+        let tt_pv = pv_node || tt_hit.is_some_and(|h| h.pv);
         if let Some(hit) = tt_hit.filter(|_| excluded.is_none()) {
             if !pv_node && hit.depth >= depth && hit.bound.settles(hit.score, alpha, beta) {
                 return hit.score;
@@ -107,8 +109,15 @@ impl Worker {
                 return eval;
             }
 
-            // Step 7. Null-move pruning, guarded against zugzwang.
+            // Step 7. Cheaper searches that prove a cut: the null move, guarded against
+            // zugzwang, then ProbCut, a good capture that clears beta by a margin when searched
+            // shallower.
             if let Some(score) = self.null_move(board, shared, eval, beta, depth, ply, cut_node) {
+                return score;
+            }
+            if let Some(score) =
+                self.probcut(board, shared, eval, beta, depth, ply, cut_node, tt_hit)
+            {
                 return score;
             }
         }
@@ -132,6 +141,14 @@ impl Worker {
             } else {
                 PlanMoves::EMPTY
             },
+        };
+        let shape = NodeShape {
+            depth,
+            pv_node,
+            tt_pv,
+            cut_node,
+            improving,
+            tt_capture: tt_move.is_some_and(|mv| is_capture(board, mv)),
         };
         let mut picker = MovePicker::new(ctx, std::mem::take(&mut self.move_buffers[ply]));
         let mut best_score = tb_floor;
@@ -218,15 +235,12 @@ impl Worker {
             } else {
                 let reduction = self.reduction(
                     &ctx,
+                    shape,
                     scored,
                     quiet,
                     gives_check,
-                    depth,
                     new_depth,
                     moves_searched,
-                    pv_node,
-                    cut_node,
-                    improving,
                 );
                 let mut s = -self.negamax(
                     &child,
@@ -328,6 +342,7 @@ impl Worker {
             raw_eval.unwrap_or(0),
             depth,
             bound,
+            tt_pv,
         );
 
         // Step 17. Teach the correction history what the search found.

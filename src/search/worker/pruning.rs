@@ -1,5 +1,5 @@
 //! The decisions `negamax` takes at a node and for each move: reverse futility, the null move,
-//! move-level pruning (late moves, futility, the exchange model), singular extension,
+//! ProbCut, move-level pruning (late moves, futility, the exchange model), singular extension,
 //! late-move reductions, draws, and what the correction history learns from the result.
 //!
 //! Design note: each decision is a function named for what it decides, with its margins in
@@ -46,6 +46,33 @@ pub(super) fn refined_eval(static_eval: Option<i32>, tt_hit: Option<TtHit>) -> i
         (Some(e), _) => e,
         (None, _) => -INFINITY,
     }
+}
+
+/// What a node's late-move reductions depend on besides the move, fixed before its move loop.
+#[derive(Clone, Copy)]
+pub(super) struct NodeShape {
+    /// Depth left at the node.
+    pub depth: i32,
+    /// The window is open (a PV node).
+    pub pv_node: bool,
+    /// The node is or was on a principal variation (its TT entry's flag, or `pv_node`).
+    pub tt_pv: bool,
+    /// A cut-off is expected.
+    pub cut_node: bool,
+    /// The static evaluation is better than two plies ago.
+    pub improving: bool,
+    /// The TT move is a capture.
+    pub tt_capture: bool,
+}
+
+/// Whether ProbCut is tried at a node of `depth` whose beta is raised to `raised`: deep
+/// enough, no mate score in play, and no table entry from a search as deep as ProbCut's
+/// saying the node stays below `raised`.
+fn probcut_applies(depth: i32, beta: i32, raised: i32, tt_hit: Option<TtHit>) -> bool {
+    let known_below = tt_hit.is_some_and(|h| {
+        h.depth > depth - PROBCUT_REDUCTION && h.score < raised && h.bound != Bound::Lower
+    });
+    depth >= PROBCUT_MIN_DEPTH && !is_mate_score(beta) && !is_mate_score(raised) && !known_below
 }
 
 impl Worker {
@@ -125,6 +152,59 @@ impl Worker {
         let verified = self.negamax(board, shared, beta - 1, beta, depth - r, ply, false);
         self.null_forbidden_ply = saved;
         (verified >= beta).then_some(score)
+    }
+
+    /// ProbCut: a capture (or promotion) that clears beta by `PROBCUT_MARGIN` in quiescence and
+    /// then in a search `PROBCUT_REDUCTION` plies shallower would almost surely cut the full
+    /// search too, so the node is cut with its score. Only moves the exchange model says gain
+    /// at least the margin over the evaluation are tried, the TT move first. Returns the score
+    /// to cut with (0 when the search was stopped), or `None` to search the moves.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn probcut(
+        &mut self,
+        board: &Board,
+        shared: &Shared,
+        eval: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+        tt_hit: Option<TtHit>,
+    ) -> Option<i32> {
+        let raised = beta + PROBCUT_MARGIN.get();
+        if !probcut_applies(depth, beta, raised, tt_hit) {
+            return None;
+        }
+        let ctx = OrderContext {
+            tt_move: tt_hit.and_then(|h| h.mv),
+            ..Default::default()
+        };
+        let buffer = std::mem::take(&mut self.move_buffers[ply]);
+        let mut picker = MovePicker::noisy(ctx, buffer);
+        let mut cut = None;
+        while let Some(scored) = picker.next(board, &self.history) {
+            let mv = scored.mv;
+            if !see_ge(board, mv, raised - eval) {
+                continue;
+            }
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            shared.tt.prefetch(child.hash());
+            self.push(&child, board, mv, ply);
+            let (lo, hi) = (-raised, -raised + 1);
+            let mut score = -self.quiescence(&child, shared, lo, hi, ply + 1, false);
+            if score >= raised && !self.stopped {
+                let shallower = depth - PROBCUT_REDUCTION;
+                score = -self.negamax(&child, shared, lo, hi, shallower, ply + 1, !cut_node);
+            }
+            self.keys.pop();
+            if self.stopped || score >= raised {
+                cut = Some(if self.stopped { 0 } else { score });
+                break;
+            }
+        }
+        self.move_buffers[ply] = picker.into_buffer();
+        cut
     }
 
     /// Move-level pruning away from the principal variation: a quiet move late in the list,
@@ -227,33 +307,34 @@ impl Worker {
     }
 
     /// The late-move reduction of a move after the first: from the table by depth and move
-    /// number, more at expected cut nodes and away from the PV, less for checks, killers, the
-    /// counter-move and quiet moves with a good history; never below zero or into quiescence.
+    /// number, more at expected cut nodes, at nodes never on a PV (`tt_pv`) and for a quiet
+    /// move where the TT move is a capture (the capture is likely to be the best move, the quiet
+    /// ones refuted), less for checks, killers, the counter-move and quiet moves with a good
+    /// history; never below zero or into quiescence.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn reduction(
         &self,
         ctx: &OrderContext,
+        node: NodeShape,
         scored: ScoredMove,
         quiet: bool,
         gives_check: bool,
-        depth: i32,
         new_depth: i32,
         moves_searched: usize,
-        pv_node: bool,
-        cut_node: bool,
-        improving: bool,
     ) -> i32 {
+        let depth = node.depth;
         if depth < LMR_MIN_DEPTH
-            || moves_searched <= usize::from(pv_node)
+            || moves_searched <= usize::from(node.pv_node)
             || !(quiet || MovePicker::is_bad_capture(scored.score))
         {
             return 0;
         }
         let mv = scored.mv;
         let mut reduction = self.lmr[depth.min(MAX_PLY as i32) as usize][moves_searched.min(63)];
-        reduction += i32::from(!pv_node) + i32::from(cut_node) - i32::from(improving);
+        reduction += i32::from(!node.tt_pv) + i32::from(node.cut_node) - i32::from(node.improving);
         reduction -= 2 * i32::from(gives_check);
         if quiet {
+            reduction += i32::from(node.tt_capture);
             reduction -= i32::from(
                 Some(mv) == ctx.killers[0] || Some(mv) == ctx.killers[1] || Some(mv) == ctx.counter,
             );
@@ -323,6 +404,63 @@ mod tests {
             Worker::singular_extension(wide, false, DOUBLE_EXTENSIONS_MAX),
             1
         );
+    }
+
+    #[test]
+    fn probcut_is_not_tried_where_the_table_says_the_node_stays_below() {
+        let depth = PROBCUT_MIN_DEPTH + 2;
+        let raised = 100 + PROBCUT_MARGIN.get();
+        let hit = |depth, score, bound| {
+            Some(TtHit {
+                mv: None,
+                score,
+                eval: 0,
+                depth,
+                bound,
+                pv: false,
+            })
+        };
+        assert!(probcut_applies(depth, 100, raised, None));
+        assert!(!probcut_applies(PROBCUT_MIN_DEPTH - 1, 100, raised, None));
+        assert!(!probcut_applies(
+            depth,
+            100,
+            raised,
+            hit(depth, 150, Bound::Upper)
+        ));
+        assert!(!probcut_applies(
+            depth,
+            100,
+            raised,
+            hit(depth, 150, Bound::Exact)
+        ));
+        // A lower bound, a score above the raised beta or a shallow entry says nothing.
+        assert!(probcut_applies(
+            depth,
+            100,
+            raised,
+            hit(depth, 150, Bound::Lower)
+        ));
+        assert!(probcut_applies(
+            depth,
+            100,
+            raised,
+            hit(depth, raised, Bound::Upper)
+        ));
+        let shallow = depth - PROBCUT_REDUCTION;
+        assert!(probcut_applies(
+            depth,
+            100,
+            raised,
+            hit(shallow, 150, Bound::Upper)
+        ));
+        let mate = -crate::search::tt::MATE_BOUND - 1;
+        assert!(!probcut_applies(
+            depth,
+            mate,
+            mate + PROBCUT_MARGIN.get(),
+            None
+        ));
     }
 
     #[test]

@@ -164,6 +164,7 @@ impl Worker {
             raw_eval.unwrap_or(0),
             0,
             bound,
+            tt_hit.is_some_and(|h| h.pv),
         );
         best.score
     }

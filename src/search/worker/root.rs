@@ -81,6 +81,7 @@ impl Worker {
                 0,
                 depth,
                 bound,
+                true,
             );
         }
         best

@@ -63,7 +63,7 @@ impl Worker {
         let depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
         shared
             .tt
-            .store(board.hash(), ply, None, score, eval, depth, bound);
+            .store(board.hash(), ply, None, score, eval, depth, bound, false);
         Some(TablebaseAnswer::Cut(score))
     }
 }
