@@ -5,7 +5,7 @@
 //! Kornilov wants repetitions detected; a check is never pruned, and it is extended unless the
 //! exchange model says the checking piece is simply lost.
 
-use super::pruning::{refined_eval, NodeShape, Singular};
+use super::pruning::{refined_eval, CutProbe, NodeShape, Singular};
 use super::tablebase::TablebaseAnswer;
 use super::{Shared, Worker};
 use crate::bound::Bound;
@@ -112,12 +112,17 @@ impl Worker {
             // Step 7. Cheaper searches that prove a cut: the null move, guarded against
             // zugzwang, then ProbCut, a good capture that clears beta by a margin when searched
             // shallower.
-            if let Some(score) = self.null_move(board, shared, eval, beta, depth, ply, cut_node) {
+            let probe = CutProbe {
+                eval,
+                beta,
+                depth,
+                ply,
+                cut_node,
+            };
+            if let Some(score) = self.null_move(board, shared, probe) {
                 return score;
             }
-            if let Some(score) =
-                self.probcut(board, shared, eval, beta, depth, ply, cut_node, tt_hit)
-            {
+            if let Some(score) = self.probcut(board, shared, probe, tt_hit) {
                 return score;
             }
         }

@@ -65,6 +65,21 @@ pub(super) struct NodeShape {
     pub tt_capture: bool,
 }
 
+/// What the cheaper cut tests of step 7 (the null move, ProbCut) read of their node.
+#[derive(Clone, Copy)]
+pub(super) struct CutProbe {
+    /// The static evaluation, refined by the table.
+    pub eval: i32,
+    /// The node's beta.
+    pub beta: i32,
+    /// Depth left at the node.
+    pub depth: i32,
+    /// Distance from the root.
+    pub ply: usize,
+    /// A cut-off is expected.
+    pub cut_node: bool,
+}
+
 /// Whether ProbCut is tried at a node of `depth` whose beta is raised to `raised`: deep
 /// enough, no mate score in play, and no table entry from a search as deep as ProbCut's
 /// saying the node stays below `raised`.
@@ -96,17 +111,19 @@ impl Worker {
     /// so would a real move. Guarded against zugzwang: never without pieces, never twice in a
     /// row, and verified by a search without null moves at high depth. Returns the score to
     /// cut with (0 when the search was stopped), or `None` to search the moves.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn null_move(
         &mut self,
         board: &Board,
         shared: &Shared,
-        eval: i32,
-        beta: i32,
-        depth: i32,
-        ply: usize,
-        cut_node: bool,
+        node: CutProbe,
     ) -> Option<i32> {
+        let CutProbe {
+            eval,
+            beta,
+            depth,
+            ply,
+            cut_node,
+        } = node;
         let after_null = ply > 0 && self.frames[ply - 1].null;
         if depth < NMP_MIN_DEPTH
             || eval < beta
@@ -159,18 +176,20 @@ impl Worker {
     /// search too, so the node is cut with its score. Only moves the exchange model says gain
     /// at least the margin over the evaluation are tried, the TT move first. Returns the score
     /// to cut with (0 when the search was stopped), or `None` to search the moves.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn probcut(
         &mut self,
         board: &Board,
         shared: &Shared,
-        eval: i32,
-        beta: i32,
-        depth: i32,
-        ply: usize,
-        cut_node: bool,
+        node: CutProbe,
         tt_hit: Option<TtHit>,
     ) -> Option<i32> {
+        let CutProbe {
+            eval,
+            beta,
+            depth,
+            ply,
+            cut_node,
+        } = node;
         let raised = beta + PROBCUT_MARGIN.get();
         if !probcut_applies(depth, beta, raised, tt_hit) {
             return None;
