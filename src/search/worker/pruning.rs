@@ -183,15 +183,9 @@ impl Worker {
         node: CutProbe,
         tt_hit: Option<TtHit>,
     ) -> Option<i32> {
-        let CutProbe {
-            eval,
-            beta,
-            depth,
-            ply,
-            cut_node,
-        } = node;
-        let raised = beta + PROBCUT_MARGIN.get();
-        if !probcut_applies(depth, beta, raised, tt_hit) {
+        let ply = node.ply;
+        let raised = node.beta + PROBCUT_MARGIN.get();
+        if !probcut_applies(node.depth, node.beta, raised, tt_hit) {
             return None;
         }
         let ctx = OrderContext {
@@ -203,7 +197,7 @@ impl Worker {
         let mut cut = None;
         while let Some(scored) = picker.next(board, &self.history) {
             let mv = scored.mv;
-            if !see_ge(board, mv, raised - eval) {
+            if !see_ge(board, mv, raised - node.eval) {
                 continue;
             }
             let mut child = board.clone();
@@ -213,8 +207,8 @@ impl Worker {
             let (lo, hi) = (-raised, -raised + 1);
             let mut score = -self.quiescence(&child, shared, lo, hi, ply + 1, false);
             if score >= raised && !self.stopped {
-                let shallower = depth - PROBCUT_REDUCTION;
-                score = -self.negamax(&child, shared, lo, hi, shallower, ply + 1, !cut_node);
+                let shallower = node.depth - PROBCUT_REDUCTION;
+                score = -self.negamax(&child, shared, lo, hi, shallower, ply + 1, !node.cut_node);
             }
             self.keys.pop();
             if self.stopped || score >= raised {
