@@ -141,9 +141,11 @@ def t_go_forms():
     _, _, took = e.go("movetime 400")
     check(0.3 <= took <= 0.4 + 0.25, f"movetime 400 took {took:.3f}s (Move Overhead 50 ms)")
     notes.append(f"movetime 400 -> {took * 1000:.0f} ms")
-    # clock forms, both colours, with and without increments and movestogo.
+    # clock forms, both colours, with and without increments and movestogo. Each limit is the
+    # hard limit `TimeManager::from_clock` allows for that clock (Move Overhead 50 ms: 0.22, 0.36,
+    # 0.80, 2.23 and 0.04 s) plus a margin for start-up and lag.
     for args, limit in (("wtime 2000 btime 2000", 0.5), ("wtime 2000 btime 2000 winc 50 binc 50", 0.6),
-                        ("wtime 1000 btime 1000 movestogo 1", 0.9), ("wtime 30000 btime 30000 movestogo 40", 2.0),
+                        ("wtime 1000 btime 1000 movestogo 1", 0.9), ("wtime 30000 btime 30000 movestogo 40", 2.5),
                         ("btime 500 wtime 500", 0.3)):
         for board in (middle, chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 3")):
             e.position(board)
