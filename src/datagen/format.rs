@@ -35,7 +35,7 @@
 //! | … | the P plies in the version's coding (`coding`): each the move and the search score (centipawns, side to move's view; mates as the search's ±(32000 − plies)) |
 
 pub use super::coding::{Ply, PlyCoding};
-use crate::rules::{is_capture, parse_fen, write_fen, Board};
+use crate::rules::{is_quiet, parse_fen, write_fen, Board};
 use crate::util::fnv1a64;
 use std::fmt;
 
@@ -239,9 +239,7 @@ impl GameRecord {
     pub fn samples(&self) -> impl Iterator<Item = Sample> + '_ {
         let mut board = self.start.clone();
         self.plies.iter().filter_map(move |ply| {
-            let quiet = board.checkers().is_empty()
-                && !is_capture(&board, ply.mv)
-                && ply.mv.promotion.is_none();
+            let quiet = board.checkers().is_empty() && is_quiet(&board, ply.mv);
             let sample = quiet.then(|| Sample {
                 board: board.clone(),
                 score: ply.score,

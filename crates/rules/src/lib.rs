@@ -52,6 +52,11 @@ pub fn is_capture(board: &Board, mv: Move) -> bool {
     board.colors(!board.side_to_move()).has(mv.to) || is_en_passant(board, mv)
 }
 
+/// Is the move quiet: neither a capture nor a promotion?
+pub fn is_quiet(board: &Board, mv: Move) -> bool {
+    !is_capture(board, mv) && mv.promotion.is_none()
+}
+
 /// Is the move an en-passant capture?
 pub fn is_en_passant(board: &Board, mv: Move) -> bool {
     board.piece_on(mv.from) == Some(Piece::Pawn)

@@ -10,7 +10,7 @@ use super::{Shared, Worker};
 use crate::bound::Bound;
 use crate::eval::insufficient_material;
 use crate::rules::see::see_ge;
-use crate::rules::{has_non_pawn_material, is_capture, legal_moves, repetition_key, Board, Move};
+use crate::rules::{has_non_pawn_material, is_quiet, legal_moves, repetition_key, Board, Move};
 use crate::search::history::PieceTo;
 use crate::search::movepick::{MovePicker, OrderContext, ScoredMove};
 use crate::search::params::*;
@@ -374,8 +374,7 @@ impl Worker {
         raw_eval: i32,
         corrected_eval: i32,
     ) {
-        let quiet_best =
-            best_move.is_none_or(|mv| !is_capture(board, mv) && mv.promotion.is_none());
+        let quiet_best = best_move.is_none_or(|mv| is_quiet(board, mv));
         let informative = match bound {
             Bound::Exact => true,
             Bound::Lower => best_score > corrected_eval,
