@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Count the games of match PGNs drawn by repetition while both engines said one side was ahead.
+
+Design note: the team's match runner ends a game as soon as the side to move *could* claim a
+threefold repetition (python-chess's `outcome(claim_draw=True)`: a move of that side would make
+the third occurrence), whether or not that side would have made the move. An engine that
+scores only a third occurrence as a draw can then walk, while winning, into a position one of
+whose moves repeats a third time, and the game is drawn. This script measures how often that
+happens: for each game ended by a repetition it checks whether the threefold had occurred or
+was only claimable, and reads each engine's last score (match.py's comments, from White's
+view) to see whether both agree that the same side is ahead by at least `--margin`
+centipawns, and which engine that side was.
+
+  python3 scripts/repetition_draws.py docs/search/*.pgn.xz
+  python3 scripts/repetition_draws.py --engine tropa docs/strength/*ethereal*.pgn.xz
+"""
+
+import argparse
+import lzma
+import re
+import sys
+from collections import Counter
+
+import chess
+import chess.pgn
+
+SCORE = re.compile(r"\s*([+-]?\d+)\b")
+
+
+def last_scores(game):
+    """Each side's last centipawn score (White's view), or None; mate scores are skipped."""
+    last = {chess.WHITE: None, chess.BLACK: None}
+    for node in game.mainline():
+        found = SCORE.match(node.comment or "")
+        if found:
+            last[node.parent.turn()] = int(found.group(1))
+    return last
+
+
+def open_pgn(path):
+    return lzma.open(path, "rt") if path.endswith(".xz") else open(path)
+
+
+def count(paths, margin, engine):
+    totals = Counter()
+    for path in paths:
+        with open_pgn(path) as handle:
+            while (game := chess.pgn.read_game(handle)) is not None:
+                totals["games"] += 1
+                if "repetition" not in game.headers.get("Termination", ""):
+                    continue
+                totals["repetition"] += 1
+                end = game.end().board()
+                totals["occurred" if end.is_repetition(3) else "claimable"] += 1
+                last = last_scores(game)
+                white, black = last[chess.WHITE], last[chess.BLACK]
+                if white is None or black is None:
+                    continue
+                if min(white, black) >= margin:
+                    ahead = chess.WHITE
+                elif max(white, black) <= -margin:
+                    ahead = chess.BLACK
+                else:
+                    continue
+                totals["agreed ahead"] += 1
+                if end.turn == ahead:
+                    totals["agreed ahead, the side ahead to move"] += 1
+                if engine:
+                    name = game.headers["White" if ahead == chess.WHITE else "Black"]
+                    totals[f"agreed ahead: {engine}" if engine in name else "agreed ahead: the other"] += 1
+    return totals
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("pgn", nargs="+", help="PGN files written by match.py (.pgn or .pgn.xz)")
+    ap.add_argument("--margin", type=int, default=200, help="centipawns both scores must agree on")
+    ap.add_argument("--engine", help="a substring of one engine's name, to split the games by it")
+    args = ap.parse_args()
+    try:
+        totals = count(args.pgn, args.margin, args.engine)
+    except (OSError, lzma.LZMAError, ValueError) as err:
+        sys.exit(f"error: {err}")
+    games = totals["games"]
+    if games == 0:
+        sys.exit("error: no games read")
+    print(f"games {games}")
+    for key, value in totals.items():
+        if key != "games":
+            print(f"{key}: {value} ({100 * value / games:.1f}% of the games)")
+
+
+if __name__ == "__main__":
+    main()
