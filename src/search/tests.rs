@@ -44,7 +44,7 @@ struct Case {
     score: Option<Score>,
 }
 
-/// Mates, stalemate, a tactic, a mate only quiescence sees and a repetition: each position
+/// Mates, stalemate, a tactic, a mate only quiescence sees and repetitions: each position
 /// searched by a fresh engine to a fixed depth, with the move it must (or must not) choose and
 /// the score it must give.
 #[test]
@@ -91,6 +91,14 @@ fn finds_what_each_position_holds() {
             depth: 5,
             choice: Choice::Plays("f3h4"),
             score: None,
+        },
+        Case {
+            why: "Black, a queen down, repeats the start position a second time with ...Nb8",
+            fen: "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            moves: &["g1f3", "b8c6", "f3g1"],
+            depth: 6,
+            choice: Choice::Plays("c6b8"),
+            score: Some(Score::Centipawns(0)),
         },
         Case {
             why: "Black, a queen down, repeats the start position a third time with ...Nb8",

@@ -233,29 +233,17 @@ impl Worker {
         self.stopped
     }
 
-    /// Repetition (Kornilov's): a draw if the position occurred once after the root, or twice
-    /// before it. Only positions since the last irreversible move are compared.
-    fn is_repetition(&self, board: &Board, ply: usize) -> bool {
+    /// Repetition (after Kornilov): a draw if the position occurred before, on the path or in
+    /// the game, since the last irreversible move. A second occurrence counts, not only a third:
+    /// a side that is ahead must not spend moves walking back into old positions, since the
+    /// opponent (or an adjudicator) can then claim the third.
+    fn is_repetition(&self, board: &Board) -> bool {
         let n = self.keys.len();
         let key = self.keys[n - 1];
-        let root_index = n - 1 - ply;
         let limit = (board.halfmove_clock() as usize).min(n - 1);
-        let mut earlier = 0;
-        let mut distance = 4;
-        while distance <= limit {
-            let index = n - 1 - distance;
-            if self.keys[index] == key {
-                if index > root_index {
-                    return true;
-                }
-                earlier += 1;
-                if earlier >= 2 {
-                    return true;
-                }
-            }
-            distance += 2;
-        }
-        false
+        (4..=limit)
+            .step_by(2)
+            .any(|distance| self.keys[n - 1 - distance] == key)
     }
 
     /// Pushes the child's key and remembers the move for continuation history.

@@ -55,7 +55,7 @@ impl Worker {
                 self.evaluate(board, ply)
             };
         }
-        if self.is_draw(board, ply, in_check) {
+        if self.is_draw(board, in_check) {
             return self.draw_score(ply);
         }
 

@@ -93,8 +93,8 @@ fn probcut_applies(depth: i32, beta: i32, raised: i32, tt_hit: Option<TtHit>) ->
 impl Worker {
     /// Is the node a draw by repetition (Kornilov's), insufficient material or the 50-move rule
     /// (unless the side to move is mated on the hundredth half-move)?
-    pub(super) fn is_draw(&self, board: &Board, ply: usize, in_check: bool) -> bool {
-        if self.is_repetition(board, ply) || insufficient_material(board) {
+    pub(super) fn is_draw(&self, board: &Board, in_check: bool) -> bool {
+        if self.is_repetition(board) || insufficient_material(board) {
             return true;
         }
         board.halfmove_clock() >= 100 && (!in_check || !legal_moves(board).is_empty())
