@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Count the games of match PGNs drawn by repetition while both engines said one side was ahead.
+"""Count the games of match PGNs drawn by repetition (or by the fifty-move rule) while both
+engines said one side was ahead.
 
 Design note: the team's match runner ends a game as soon as the side to move *could* claim a
 threefold repetition (python-chess's `outcome(claim_draw=True)`: a move of that side would make
@@ -9,10 +10,12 @@ whose moves repeats a third time, and the game is drawn. This script measures ho
 happens: for each game ended by a repetition it checks whether the threefold had occurred or
 was only claimable, and reads each engine's last score (match.py's comments, from White's
 view) to see whether both agree that the same side is ahead by at least `--margin`
-centipawns, and which engine that side was.
+centipawns, and which engine that side was. With `--rule fifty` it counts the games drawn by
+the fifty-move rule instead: a side ahead that can neither repeat nor make progress.
 
-  python3 scripts/repetition_draws.py docs/search/*.pgn.xz
-  python3 scripts/repetition_draws.py --engine tropa docs/strength/*ethereal*.pgn.xz
+  python3 scripts/drawn_ahead.py docs/search/*.pgn.xz
+  python3 scripts/drawn_ahead.py --engine tropa docs/strength/*ethereal*.pgn.xz
+  python3 scripts/drawn_ahead.py --rule fifty docs/search/twofold-vs-main-8s-seed501.pgn.xz
 """
 
 import argparse
@@ -27,33 +30,45 @@ import chess.pgn
 SCORE = re.compile(r"\s*([+-]?\d+)\b")
 
 
-def last_scores(game):
-    """Each side's last centipawn score (White's view), or None; mate scores are skipped."""
-    last = {chess.WHITE: None, chess.BLACK: None}
-    for node in game.mainline():
+def scores(game, rule):
+    """Each side's centipawn score (White's view), or None; mate scores are skipped. For a
+    repetition the last one; for the fifty-move rule the first one after the last pawn move or
+    capture, since by the end both engines see the draw and say 0."""
+    nodes = list(game.mainline())
+    if rule == "fifty":
+        last_reset = max((i for i, node in enumerate(nodes) if node.parent.board().is_zeroing(node.move)), default=0)
+        nodes = nodes[last_reset + 1 :]
+    found_scores = {chess.WHITE: None, chess.BLACK: None}
+    for node in nodes:
         found = SCORE.match(node.comment or "")
-        if found:
-            last[node.parent.turn()] = int(found.group(1))
-    return last
+        side = node.parent.turn()
+        if found and (rule == "repetition" or found_scores[side] is None):
+            found_scores[side] = int(found.group(1))
+    return found_scores
 
 
 def open_pgn(path):
     return lzma.open(path, "rt") if path.endswith(".xz") else open(path)
 
 
-def count(paths, margin, engine):
+# The rule as `--rule` names it, and as match.py names it in the Termination tag.
+TERMINATIONS = {"repetition": "repetition", "fifty": "fifty_moves"}
+
+
+def count(paths, margin, engine, rule):
     totals = Counter()
     for path in paths:
         with open_pgn(path) as handle:
             while (game := chess.pgn.read_game(handle)) is not None:
                 totals["games"] += 1
-                if "repetition" not in game.headers.get("Termination", ""):
+                if TERMINATIONS[rule] not in game.headers.get("Termination", ""):
                     continue
-                totals["repetition"] += 1
+                totals[rule] += 1
                 end = game.end().board()
-                totals["occurred" if end.is_repetition(3) else "claimable"] += 1
-                last = last_scores(game)
-                white, black = last[chess.WHITE], last[chess.BLACK]
+                if rule == "repetition":
+                    totals["occurred" if end.is_repetition(3) else "claimable"] += 1
+                said = scores(game, rule)
+                white, black = said[chess.WHITE], said[chess.BLACK]
                 if white is None or black is None:
                     continue
                 if min(white, black) >= margin:
@@ -63,7 +78,7 @@ def count(paths, margin, engine):
                 else:
                     continue
                 totals["agreed ahead"] += 1
-                if end.turn == ahead:
+                if rule == "repetition" and end.turn == ahead:
                     totals["agreed ahead, the side ahead to move"] += 1
                 if engine:
                     name = game.headers["White" if ahead == chess.WHITE else "Black"]
@@ -76,9 +91,10 @@ def main():
     ap.add_argument("pgn", nargs="+", help="PGN files written by match.py (.pgn or .pgn.xz)")
     ap.add_argument("--margin", type=int, default=200, help="centipawns both scores must agree on")
     ap.add_argument("--engine", help="a substring of one engine's name, to split the games by it")
+    ap.add_argument("--rule", choices=sorted(TERMINATIONS), default="repetition", help="which draws to count")
     args = ap.parse_args()
     try:
-        totals = count(args.pgn, args.margin, args.engine)
+        totals = count(args.pgn, args.margin, args.engine, args.rule)
     except (OSError, lzma.LZMAError, ValueError) as err:
         sys.exit(f"error: {err}")
     games = totals["games"]
