@@ -34,16 +34,17 @@ def scores(game, rule):
     """Each side's centipawn score (White's view), or None; mate scores are skipped. For a
     repetition the last one; for the fifty-move rule the first one after the last pawn move or
     capture, since by the end both engines see the draw and say 0."""
-    nodes = list(game.mainline())
-    if rule == "fifty":
-        last_reset = max((i for i, node in enumerate(nodes) if node.parent.board().is_zeroing(node.move)), default=0)
-        nodes = nodes[last_reset + 1 :]
     found_scores = {chess.WHITE: None, chess.BLACK: None}
-    for node in nodes:
-        found = SCORE.match(node.comment or "")
-        side = node.parent.turn()
-        if found and (rule == "repetition" or found_scores[side] is None):
-            found_scores[side] = int(found.group(1))
+    board = game.board()
+    for node in game.mainline():
+        side = board.turn
+        if rule == "fifty" and board.is_zeroing(node.move):
+            found_scores = {chess.WHITE: None, chess.BLACK: None}
+        else:
+            found = SCORE.match(node.comment or "")
+            if found and (rule == "repetition" or found_scores[side] is None):
+                found_scores[side] = int(found.group(1))
+        board.push(node.move)
     return found_scores
 
 
