@@ -19,7 +19,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-import chess.pgn
+from match_pgn import games
 
 MOVE_TIME = re.compile(r"([\d.]+)s\b")
 BAND = 10
@@ -34,26 +34,18 @@ def parse_tc(text):
         raise argparse.ArgumentTypeError(f"not a control like 10+0.1: {text}")
 
 
-def games(path):
-    opener = lzma.open if path.endswith(".xz") else open
-    with opener(path, "rt", encoding="utf-8", errors="replace") as handle:
-        while (game := chess.pgn.read_game(handle)) is not None:
-            yield game
-
-
 def clocks(game, base, inc):
     """Per side (True for White): the list of (move time, clock after the move)."""
     out = {True: [], False: []}
     clock = {True: base, False: base}
-    board = game.board()
+    side = game.board().turn
     for node in game.mainline():
-        side = board.turn
         found = MOVE_TIME.search(node.comment)
         if found:
             spent = float(found.group(1))
             clock[side] += inc - spent
             out[side].append((spent, clock[side]))
-        board.push(node.move)
+        side = not side
     return out
 
 
@@ -85,7 +77,7 @@ def main():
                     for count in after:
                         if len(moves) >= count:
                             left[name][count].append(moves[count - 1][1])
-        except (OSError, lzma.LZMAError, UnicodeDecodeError) as error:
+        except (OSError, lzma.LZMAError) as error:
             sys.exit(f"error: cannot read {path}: {error}")
 
     if not used:

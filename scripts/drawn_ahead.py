@@ -25,7 +25,8 @@ import sys
 from collections import Counter
 
 import chess
-import chess.pgn
+
+from match_pgn import games
 
 SCORE = re.compile(r"\s*([+-]?\d+)\b")
 
@@ -48,10 +49,6 @@ def scores(game, rule):
     return found_scores
 
 
-def open_pgn(path):
-    return lzma.open(path, "rt") if path.endswith(".xz") else open(path)
-
-
 # The rule as `--rule` names it, and as match.py names it in the Termination tag.
 TERMINATIONS = {"repetition": "repetition", "fifty": "fifty_moves"}
 
@@ -59,31 +56,30 @@ TERMINATIONS = {"repetition": "repetition", "fifty": "fifty_moves"}
 def count(paths, margin, engine, rule):
     totals = Counter()
     for path in paths:
-        with open_pgn(path) as handle:
-            while (game := chess.pgn.read_game(handle)) is not None:
-                totals["games"] += 1
-                if TERMINATIONS[rule] not in game.headers.get("Termination", ""):
-                    continue
-                totals[rule] += 1
-                end = game.end().board()
-                if rule == "repetition":
-                    totals["occurred" if end.is_repetition(3) else "claimable"] += 1
-                said = scores(game, rule)
-                white, black = said[chess.WHITE], said[chess.BLACK]
-                if white is None or black is None:
-                    continue
-                if min(white, black) >= margin:
-                    ahead = chess.WHITE
-                elif max(white, black) <= -margin:
-                    ahead = chess.BLACK
-                else:
-                    continue
-                totals["agreed ahead"] += 1
-                if rule == "repetition" and end.turn == ahead:
-                    totals["agreed ahead, the side ahead to move"] += 1
-                if engine:
-                    name = game.headers["White" if ahead == chess.WHITE else "Black"]
-                    totals[f"agreed ahead: {engine}" if engine in name else "agreed ahead: the other"] += 1
+        for game in games(path):
+            totals["games"] += 1
+            if TERMINATIONS[rule] not in game.headers.get("Termination", ""):
+                continue
+            totals[rule] += 1
+            end = game.end().board()
+            if rule == "repetition":
+                totals["occurred" if end.is_repetition(3) else "claimable"] += 1
+            said = scores(game, rule)
+            white, black = said[chess.WHITE], said[chess.BLACK]
+            if white is None or black is None:
+                continue
+            if min(white, black) >= margin:
+                ahead = chess.WHITE
+            elif max(white, black) <= -margin:
+                ahead = chess.BLACK
+            else:
+                continue
+            totals["agreed ahead"] += 1
+            if rule == "repetition" and end.turn == ahead:
+                totals["agreed ahead, the side ahead to move"] += 1
+            if engine:
+                name = game.headers["White" if ahead == chess.WHITE else "Black"]
+                totals[f"agreed ahead: {engine}" if engine in name else "agreed ahead: the other"] += 1
     return totals
 
 

@@ -19,24 +19,15 @@ Example:
 """
 import argparse
 import collections
-import io
-import lzma
 import re
 import sys
 
 import chess
-import chess.pgn
+
+from match_pgn import games
 
 SCORE = re.compile(r"\s*(#?[+-]?#?\d+)")
 BINS = [(2, "<=2"), (10, "3-10"), (30, "11-30"), (None, ">30")]
-
-
-def games(path):
-    """Yields the games of a PGN file, plain or xz-compressed."""
-    raw = lzma.open(path) if path.endswith(".xz") else open(path, "rb")
-    with io.TextIOWrapper(raw, errors="replace") as text:
-        while (game := chess.pgn.read_game(text)) is not None:
-            yield game
 
 
 def score_of(comment):
