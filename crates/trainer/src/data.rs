@@ -12,7 +12,7 @@
 use std::io::BufRead;
 use std::path::Path;
 use tropa::datagen::format::{read_path, GameRecord, Sample};
-use tropa::eval::nnue::{features, mirrored_feature};
+use tropa::eval::nnue::{features, mirrored_feature, KingBuckets};
 use tropa::eval::tune::{open_data, parse_labelled_line};
 use tropa::rules::{Board, Color};
 use tropa::util::Rng;
@@ -42,22 +42,28 @@ pub struct Position {
 }
 
 impl Position {
-    /// A position from a data-file sample.
-    pub fn from_sample(sample: &Sample) -> Position {
-        Position::new(&sample.board, sample.score, sample.outcome.white_score())
+    /// A position from a data-file sample, its features in the king buckets `layout`.
+    pub fn from_sample(sample: &Sample, layout: &KingBuckets) -> Position {
+        Position::new(
+            &sample.board,
+            sample.score,
+            sample.outcome.white_score(),
+            layout,
+        )
     }
 
-    /// A position with its search score (side to move's view) and the game's result for White.
-    pub fn new(board: &Board, score: i16, white_result: f32) -> Position {
+    /// A position with its search score (side to move's view) and the game's result for White,
+    /// its features in the king buckets `layout`.
+    pub fn new(board: &Board, score: i16, white_result: f32, layout: &KingBuckets) -> Position {
         let stm = board.side_to_move();
         let mut us = [0; MAX_FEATURES];
         let mut them = [0; MAX_FEATURES];
         let mut count = 0;
-        for (slot, f) in us.iter_mut().zip(features(board, stm)) {
+        for (slot, f) in us.iter_mut().zip(features(board, stm, layout)) {
             *slot = f as u16;
             count += 1;
         }
-        for (slot, f) in them.iter_mut().zip(features(board, !stm)) {
+        for (slot, f) in them.iter_mut().zip(features(board, !stm, layout)) {
             *slot = f as u16;
         }
         Position {
@@ -75,7 +81,8 @@ impl Position {
 
     /// The position with the board mirrored between the a- and h-files, with the same score and
     /// result: chess is symmetric between the files but for castling, which the net does not
-    /// see.
+    /// see. For positions without king buckets (`KingBuckets::SINGLE`): mirrored king buckets
+    /// mirror by themselves.
     pub fn mirrored(&self) -> Position {
         let mut mirrored = *self;
         let count = usize::from(self.count);
@@ -102,6 +109,8 @@ impl Position {
 /// Training and validation positions.
 #[derive(Clone, Debug, Default)]
 pub struct DataSet {
+    /// The king buckets the positions' features are in.
+    pub king_buckets: KingBuckets,
     /// Positions trained on.
     pub train: Vec<Position>,
     /// Positions held back for the validation loss.
@@ -112,10 +121,11 @@ pub struct DataSet {
     pub labelled: usize,
 }
 
-/// A labelled line as a position: `FEN;result;score`, the result (1, 0.5 or 0) and the score
-/// (centipawns) from White's view, the score multiplied by `score_factor`. `None` for a line
-/// that does not parse, has no score, or whose score is beyond `MAX_SCORE`.
-fn labelled_position(line: &str, score_factor: f32) -> Option<Position> {
+/// A labelled line as a position in the king buckets `layout`: `FEN;result;score`, the result
+/// (1, 0.5 or 0) and the score (centipawns) from White's view, the score multiplied by
+/// `score_factor`. `None` for a line that does not parse, has no score, or whose score is
+/// beyond `MAX_SCORE`.
+fn labelled_position(line: &str, score_factor: f32, layout: &KingBuckets) -> Option<Position> {
     let (board, result, white_score) = parse_labelled_line(line)?;
     let result = result as f32;
     let score = white_score? as f32 * score_factor;
@@ -128,10 +138,18 @@ fn labelled_position(line: &str, score_factor: f32) -> Option<Position> {
     } else {
         -score
     };
-    Some(Position::new(&board, stm_score, result))
+    Some(Position::new(&board, stm_score, result, layout))
 }
 
 impl DataSet {
+    /// An empty set whose positions get their features in the king buckets `layout`.
+    pub fn new(layout: KingBuckets) -> DataSet {
+        DataSet {
+            king_buckets: layout,
+            ..DataSet::default()
+        }
+    }
+
     /// The set a game (or a labelled block) of split stream `stream` goes to: validation for
     /// about `validation_percent` of the streams, as a function of the seed.
     fn set_for(&mut self, stream: u64, validation_percent: usize, seed: u64) -> &mut Vec<Position> {
@@ -146,11 +164,12 @@ impl DataSet {
     /// of the games.
     pub fn add_games(&mut self, games: &[GameRecord], validation_percent: usize, seed: u64) {
         for game in games {
+            let layout = self.king_buckets;
             self.set_for(u64::from(game.index), validation_percent, seed)
                 .extend(
                     game.samples()
                         .filter(|s| s.score.abs() <= MAX_SCORE)
-                        .map(|s| Position::from_sample(&s)),
+                        .map(|s| Position::from_sample(&s, &layout)),
                 );
             self.games += 1;
         }
@@ -168,7 +187,7 @@ impl DataSet {
     ) -> std::io::Result<usize> {
         let mut left_out = 0;
         for (index, line) in lines.lines().enumerate() {
-            let Some(position) = labelled_position(&line?, score_factor) else {
+            let Some(position) = labelled_position(&line?, score_factor, &self.king_buckets) else {
                 left_out += 1;
                 continue;
             };
@@ -202,9 +221,15 @@ impl DataSet {
         Ok(())
     }
 
-    /// Reads the data files at `paths` (plain or `.xz`).
-    pub fn load(paths: &[&Path], validation_percent: usize, seed: u64) -> Result<DataSet, String> {
-        let mut set = DataSet::default();
+    /// Reads the data files at `paths` (plain or `.xz`), the features in the king buckets
+    /// `layout`.
+    pub fn load(
+        paths: &[&Path],
+        layout: KingBuckets,
+        validation_percent: usize,
+        seed: u64,
+    ) -> Result<DataSet, String> {
+        let mut set = DataSet::new(layout);
         for path in paths {
             let file = read_path(path).map_err(|e| e.to_string())?;
             if file.dropped > 0 {

@@ -3,13 +3,13 @@
 use clap::Parser;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tropa::eval::nnue::{Network, MAX_OUTPUT_BUCKETS, SCALE_RANGE, TRAINING_SCALE};
+use tropa::eval::nnue::{KingBuckets, Network, MAX_OUTPUT_BUCKETS, SCALE_RANGE, TRAINING_SCALE};
 use tropa_trainer::data::DataSet;
 use tropa_trainer::manifest::{rescaled_json, sha256_file, Manifest};
 use tropa_trainer::net::FloatNet;
 use tropa_trainer::train::{train, TrainSettings};
 
-/// Trains the net (768 -> N)x2 -> 1 with B output buckets and writes it in the engine's
+/// Trains the net (768·K -> N)x2 -> 1 with K king buckets and B output buckets and writes it in the engine's
 /// format, with a manifest (`<output>.json`) beside it; or, with `--rescale`, writes a trained
 /// net again with another output scale.
 #[derive(Parser, Debug)]
@@ -56,7 +56,13 @@ struct Args {
     /// Weight of the game result in the target (the rest: the search score).
     #[arg(long, default_value_t = 0.25)]
     result_weight: f32,
-    /// Train each position mirrored between the a- and h-files in every other epoch.
+    /// King buckets: 1 (none), or 4 (mirrored: the king castled or in a corner on its back
+    /// rank, at home on d or e, on its second rank, further up; a king on files e–h sees the
+    /// board mirrored).
+    #[arg(long, default_value_t = 1)]
+    king_buckets: usize,
+    /// Train each position mirrored between the a- and h-files in every other epoch (without
+    /// king buckets: mirrored king buckets mirror by themselves).
     #[arg(long)]
     mirror: bool,
     /// Centipawns per unit of the sigmoid's argument.
@@ -133,6 +139,11 @@ fn run(args: &Args) -> Result<(), String> {
     if !(1..=MAX_OUTPUT_BUCKETS).contains(&args.buckets) {
         return Err(format!("--buckets must be in 1..={MAX_OUTPUT_BUCKETS}"));
     }
+    let king_buckets = KingBuckets::by_count(args.king_buckets)
+        .ok_or("--king-buckets must be 1 or 4 (see --help)")?;
+    if args.mirror && king_buckets.mirrored() {
+        return Err("--mirror adds nothing to mirrored king buckets: leave it out".into());
+    }
     if args.validation_percent > 50 || args.batch == 0 || args.epochs == 0 {
         return Err("--validation-percent at most 50, --batch and --epochs positive".into());
     }
@@ -149,7 +160,7 @@ fn run(args: &Args) -> Result<(), String> {
         .chain(args.labelled.iter().map(PathBuf::as_path))
         .map(|p| Ok((p.display().to_string(), sha256_file(p)?)))
         .collect::<Result<Vec<_>, String>>()?;
-    let mut set = DataSet::load(&paths, args.validation_percent, args.seed)?;
+    let mut set = DataSet::load(&paths, king_buckets, args.validation_percent, args.seed)?;
     for path in &args.labelled {
         set.load_labelled(
             path,
@@ -182,7 +193,7 @@ fn run(args: &Args) -> Result<(), String> {
             .max(1),
         seed: args.seed,
     };
-    let mut net = FloatNet::random(args.hidden, args.buckets, args.seed);
+    let mut net = FloatNet::random(args.hidden, args.buckets, king_buckets, args.seed);
     let start = Instant::now();
     let losses = train(&mut net, &set.train, &set.validation, &settings, &mut |l| {
         let rate = (l.epoch * set.train.len()) as f64 / start.elapsed().as_secs_f64();
@@ -201,6 +212,7 @@ fn run(args: &Args) -> Result<(), String> {
         labelled: (set.labelled, args.labelled_score_factor),
         hidden: args.hidden,
         buckets: args.buckets,
+        king_buckets,
         seed: args.seed,
         settings: &settings,
         losses: &losses,

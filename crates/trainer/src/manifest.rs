@@ -5,6 +5,7 @@ use crate::train::{EpochLoss, TrainSettings};
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
 use std::path::Path;
+use tropa::eval::nnue::KingBuckets;
 
 /// The SHA-256 of a file, in hex.
 pub fn sha256_file(path: &Path) -> Result<String, String> {
@@ -59,6 +60,8 @@ pub struct Manifest<'a> {
     pub hidden: usize,
     /// Output buckets.
     pub buckets: usize,
+    /// King buckets.
+    pub king_buckets: KingBuckets,
     /// Seed of initialisation, split and shuffles.
     pub seed: u64,
     /// How it was trained.
@@ -92,12 +95,17 @@ impl Manifest<'_> {
             })
             .collect();
         let s = self.settings;
+        let kings = match self.king_buckets.describe() {
+            words if words.is_empty() => words,
+            words => format!(", {words}"),
+        };
         format!(
-            "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"architecture\": \"(768 -> {})x2 -> 1, SCReLU, {} output buckets\",\n  \"data\": [{}],\n  \"games\": {},\n  \"labelled_positions\": {},\n  \"labelled_score_factor\": {},\n  \"train_positions\": {},\n  \"validation_positions\": {},\n  \"seed\": {},\n  \"epochs\": {},\n  \"batch\": {},\n  \"learning_rate\": {},\n  \"mirror\": {},\n  \"result_weight\": {},\n  \"scale\": {},\n  \"output_scale\": {},\n  \"losses\": [\n    {}\n  ]\n}}\n",
+            "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"architecture\": \"(768 -> {})x2 -> 1, SCReLU, {} output buckets{}\",\n  \"data\": [{}],\n  \"games\": {},\n  \"labelled_positions\": {},\n  \"labelled_score_factor\": {},\n  \"train_positions\": {},\n  \"validation_positions\": {},\n  \"seed\": {},\n  \"epochs\": {},\n  \"batch\": {},\n  \"learning_rate\": {},\n  \"mirror\": {},\n  \"result_weight\": {},\n  \"scale\": {},\n  \"output_scale\": {},\n  \"losses\": [\n    {}\n  ]\n}}\n",
             quote(&self.commit),
             quote(&self.net_sha256),
             self.hidden,
             self.buckets,
+            kings,
             data.join(", "),
             self.games,
             self.labelled.0,

@@ -6,11 +6,12 @@
 //! centipawns; `quantise` rounds by those factors, and weights are kept within
 //! `FLOAT_WEIGHT_LIMIT` during training so that the rounded ones fit the engine's ranges. A
 //! position goes through the output layer of its bucket (`output_bucket` of its piece count,
-//! as in the engine); only that layer gets its gradient.
+//! as in the engine); only that layer gets its gradient. King buckets need nothing here: a
+//! position's features already name the copy of the input weights they train.
 
 use crate::data::Position;
 use tropa::eval::nnue::{
-    output_bucket, Network, FLOAT_WEIGHT_LIMIT, INPUTS, QA, QB, TRAINING_SCALE,
+    output_bucket, KingBuckets, Network, FLOAT_WEIGHT_LIMIT, INPUTS, QA, QB, TRAINING_SCALE,
 };
 use tropa::util::Rng;
 
@@ -21,7 +22,9 @@ pub struct FloatNet {
     pub hidden: usize,
     /// Output buckets.
     pub buckets: usize,
-    /// Feature weights (`INPUTS × hidden`), accumulator biases (`hidden`), output weights
+    /// King buckets: `INPUTS` feature rows for each.
+    pub king_buckets: KingBuckets,
+    /// Feature weights (`INPUTS × king buckets × hidden`), accumulator biases (`hidden`), output weights
     /// (`2 × hidden` per bucket, bucket by bucket, side to move's half first) and the output
     /// biases (one per bucket), one after the other.
     pub params: Vec<f32>,
@@ -32,12 +35,13 @@ pub struct FloatNet {
 pub struct Layout {
     hidden: usize,
     buckets: usize,
+    king_buckets: usize,
 }
 
 impl Layout {
     /// First accumulator bias.
     pub fn biases(self) -> usize {
-        INPUTS * self.hidden
+        INPUTS * self.king_buckets * self.hidden
     }
     /// First output weight (of bucket 0).
     pub fn output(self) -> usize {
@@ -81,9 +85,14 @@ pub struct Activations {
 }
 
 impl FloatNet {
-    /// A net with `buckets` output buckets and small random weights from `seed`.
-    pub fn random(hidden: usize, buckets: usize, seed: u64) -> FloatNet {
-        let layout = Layout { hidden, buckets };
+    /// A net with `buckets` output buckets, the king buckets `king_buckets` and small random
+    /// weights from `seed`.
+    pub fn random(hidden: usize, buckets: usize, king_buckets: KingBuckets, seed: u64) -> FloatNet {
+        let layout = Layout {
+            hidden,
+            buckets,
+            king_buckets: king_buckets.count(),
+        };
         let mut rng = Rng::for_stream(seed, 0);
         let mut params = vec![0.0; layout.len()];
         let feature_scale = 1.0 / ACTIVE_INPUTS.sqrt();
@@ -97,6 +106,7 @@ impl FloatNet {
         FloatNet {
             hidden,
             buckets,
+            king_buckets,
             params,
         }
     }
@@ -106,6 +116,7 @@ impl FloatNet {
         Layout {
             hidden: self.hidden,
             buckets: self.buckets,
+            king_buckets: self.king_buckets.count(),
         }
     }
 
@@ -219,6 +230,7 @@ impl FloatNet {
             .collect();
         Network::from_parts(
             self.hidden,
+            self.king_buckets,
             feature_weights,
             biases,
             output_weights,

@@ -1,15 +1,18 @@
 //! Accumulators along the search path, updated by each move's few features.
 //!
 //! Design note: the search is copy-make, so the stack holds one entry per ply. Making a move
-//! only records its `Delta` (at most two features off and two on for each side); the
-//! accumulators are computed when a position is evaluated, from the nearest computed ancestor
-//! forward, so a node cut before its evaluation costs no vector work. A null move records an
-//! empty delta (a copy). The root is computed when it is set: the search often takes a node's
+//! only records its `Delta` (at most two features off and two on for each side, and the king's
+//! step if a king moved); each perspective's accumulator is computed when a position is
+//! evaluated, from its nearest computed ancestor forward, so a node cut before its evaluation
+//! costs no vector work. A king move that changes its own side's king bucket or half (see
+//! `king_buckets`) changes every feature of that perspective: when the way forward holds one,
+//! that perspective is computed from the evaluated board instead. A null move records an empty
+//! delta (a copy). The root is computed when it is set: the search often takes a node's
 //! evaluation from the transposition table without computing it, and a path whose plies were
 //! all taken so would otherwise end in a full refresh at every node below it. A stack whose
 //! root was never set refreshes the evaluated ply from its board.
 
-use super::{feature, Network};
+use super::{feature, KingView, Network};
 use crate::rules::{Board, Color, Move, Piece, Square};
 
 /// A piece put on or taken off a square.
@@ -20,11 +23,21 @@ struct Change {
     square: Square,
 }
 
-/// What a move changes in the inputs: at most two pieces off and two on.
+/// A king's step: the side whose king it is, and the squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct KingStep {
+    color: Color,
+    from: Square,
+    to: Square,
+}
+
+/// What a move changes in the inputs: at most two pieces off and two on, and the king's step
+/// when a king moved (its side's features may all change with it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Delta {
     off: [Option<Change>; 2],
     on: [Option<Change>; 2],
+    king: Option<KingStep>,
 }
 
 impl Delta {
@@ -49,12 +62,18 @@ impl Delta {
             } else {
                 (crate::rules::File::C, crate::rules::File::D)
             };
+            let king_to = Square::new(king_file, rank);
             return Delta {
                 off: [at(Piece::King, mv.from), at(Piece::Rook, mv.to)],
                 on: [
-                    at(Piece::King, Square::new(king_file, rank)),
+                    at(Piece::King, king_to),
                     at(Piece::Rook, Square::new(rook_file, rank)),
                 ],
+                king: Some(KingStep {
+                    color: us,
+                    from: mv.from,
+                    to: king_to,
+                }),
             };
         }
         let captured = match board.piece_on(mv.to) {
@@ -74,20 +93,37 @@ impl Delta {
         Delta {
             off: [at(piece, mv.from), captured],
             on: [at(mv.promotion.unwrap_or(piece), mv.to), None],
+            king: (piece == Piece::King).then_some(KingStep {
+                color: us,
+                from: mv.from,
+                to: mv.to,
+            }),
         }
+    }
+
+    /// Does this move change every feature of `perspective` in `net`?
+    fn moves_view(&self, net: &Network, perspective: Color) -> bool {
+        self.king.is_some_and(|step| {
+            step.color == perspective
+                && net
+                    .king_buckets
+                    .changes_view(perspective, step.from, step.to)
+        })
     }
 }
 
-/// The weight rows of `changes` as `perspective` sees them, without allocating.
+/// The weight rows of `changes` as `perspective` sees them with its king's `view`, without
+/// allocating.
 fn rows<'a>(
     net: &'a Network,
     perspective: Color,
+    view: KingView,
     changes: &[Option<Change>; 2],
 ) -> ([&'a [i16]; 2], usize) {
     let mut out: [&[i16]; 2] = [&[], &[]];
     let mut n = 0;
     for c in changes.iter().flatten() {
-        out[n] = net.row(feature(perspective, c.color, c.piece, c.square));
+        out[n] = net.row(feature(view, perspective, c.color, c.piece, c.square));
         n += 1;
     }
     (out, n)
@@ -99,7 +135,8 @@ struct Entry {
     delta: Delta,
     /// Is `delta` meaningful (a move or null move from the previous ply)?
     has_parent: bool,
-    computed: bool,
+    /// Is each perspective's accumulator (White's, Black's) computed?
+    computed: [bool; 2],
 }
 
 /// Accumulators for every ply of the search path.
@@ -129,7 +166,7 @@ impl AccumulatorStack {
         net.refresh(root, Color::White, white);
         net.refresh(root, Color::Black, black);
         self.entries[0] = Entry {
-            computed: true,
+            computed: [true; 2],
             ..Entry::default()
         };
     }
@@ -139,48 +176,65 @@ impl AccumulatorStack {
         self.entries[ply] = Entry {
             delta,
             has_parent: true,
-            computed: false,
+            computed: [false; 2],
         };
     }
 
-    fn split(&mut self, parent: usize) -> (&[i16], &mut [i16]) {
+    /// `perspective`'s accumulators of plies `parent` and `parent + 1`.
+    fn split(&mut self, parent: usize, perspective: Color) -> (&[i16], &mut [i16]) {
         let width = 2 * self.hidden;
+        let offset = perspective as usize * self.hidden;
         let (before, after) = self.values.split_at_mut((parent + 1) * width);
-        (&before[parent * width..], &mut after[..width])
+        (
+            &before[parent * width + offset..][..self.hidden],
+            &mut after[offset..][..self.hidden],
+        )
+    }
+
+    /// Computes `perspective`'s accumulator of `board`, the position at `ply`: by the deltas
+    /// from its nearest computed ancestor, or from the board when there is none or a king move
+    /// on the way changed the perspective's features.
+    fn compute(&mut self, net: &Network, board: &Board, ply: usize, perspective: Color) {
+        let side = perspective as usize;
+        let mut first = ply;
+        let mut refresh = false;
+        while !self.entries[first].computed[side] {
+            let entry = &self.entries[first];
+            if !entry.has_parent || first == 0 || entry.delta.moves_view(net, perspective) {
+                refresh = true;
+                break;
+            }
+            first -= 1;
+        }
+        if refresh {
+            let width = 2 * self.hidden;
+            let offset = ply * width + side * self.hidden;
+            net.refresh(
+                board,
+                perspective,
+                &mut self.values[offset..offset + self.hidden],
+            );
+            self.entries[ply].computed[side] = true;
+            return;
+        }
+        // No king move on the way changed the view: the evaluated board's is every ply's.
+        let view = net.king_buckets.view(board, perspective);
+        for p in first + 1..=ply {
+            let delta = self.entries[p].delta;
+            let (on, n_on) = rows(net, perspective, view, &delta.on);
+            let (off, n_off) = rows(net, perspective, view, &delta.off);
+            let (parent, child) = self.split(p - 1, perspective);
+            net.kernel.update(child, parent, &on[..n_on], &off[..n_off]);
+            self.entries[p].computed[side] = true;
+        }
     }
 
     /// Evaluates `board`, the position at `ply`, from the side to move's view.
     pub fn evaluate(&mut self, net: &Network, board: &Board, ply: usize) -> i32 {
-        let mut first = ply;
-        while !self.entries[first].computed && self.entries[first].has_parent && first > 0 {
-            first -= 1;
+        for perspective in Color::ALL {
+            self.compute(net, board, ply, perspective);
         }
         let width = 2 * self.hidden;
-        if !self.entries[first].computed {
-            // Nothing computed to start from (no root was set): refresh this ply from the board.
-            let acc = &mut self.values[ply * width..(ply + 1) * width];
-            let (white, black) = acc.split_at_mut(self.hidden);
-            net.refresh(board, Color::White, white);
-            net.refresh(board, Color::Black, black);
-            self.entries[ply].computed = true;
-        } else {
-            for p in first + 1..=ply {
-                let delta = self.entries[p].delta;
-                let hidden = self.hidden;
-                let (parent, child) = self.split(p - 1);
-                for (side, perspective) in [(0, Color::White), (1, Color::Black)] {
-                    let (on, n_on) = rows(net, perspective, &delta.on);
-                    let (off, n_off) = rows(net, perspective, &delta.off);
-                    net.kernel.update(
-                        &mut child[side * hidden..(side + 1) * hidden],
-                        &parent[side * hidden..(side + 1) * hidden],
-                        &on[..n_on],
-                        &off[..n_off],
-                    );
-                }
-                self.entries[p].computed = true;
-            }
-        }
         let acc = &self.values[ply * width..(ply + 1) * width];
         let (white, black) = acc.split_at(self.hidden);
         net.output(white, black, board)
@@ -190,7 +244,8 @@ impl AccumulatorStack {
 #[cfg(test)]
 mod tests {
     use super::super::simd::Kernel;
-    use super::super::tests::{random_bucketed_net, random_net};
+    use super::super::tests::{random_bucketed_net, random_king_bucketed_net, random_net};
+    use super::super::KingBuckets;
     use super::*;
     use crate::rules::{is_castling, is_en_passant, legal_moves, parse_fen};
     use crate::util::Rng;
@@ -221,6 +276,8 @@ mod tests {
         captures: usize,
         nulls: usize,
         backtracks: usize,
+        /// King moves that changed their side's king bucket or half.
+        king_views: usize,
     }
 
     /// Random walks with backtracking and null moves; at every evaluated ply the incremental
@@ -268,9 +325,11 @@ mod tests {
                     seen.promotions += usize::from(mv.promotion.is_some());
                     seen.captures +=
                         usize::from(board.color_on(mv.to) == Some(!board.side_to_move()));
+                    let delta = Delta::of_move(&board, mv);
+                    seen.king_views += usize::from(delta.moves_view(net, board.side_to_move()));
                     let mut child = board.clone();
                     child.play_unchecked(mv);
-                    (child, Delta::of_move(&board, mv))
+                    (child, delta)
                 };
                 stack.push(path.len(), delta);
                 path.push(child);
@@ -298,17 +357,24 @@ mod tests {
     fn incremental_accumulators_equal_a_refresh_on_every_kernel() {
         let mut seen = Seen::default();
         for kernel in Kernel::available() {
-            // Eight output buckets: captures and promotions move a board between them.
-            let mut net = random_bucketed_net(32, 8, 7);
-            net.set_kernel(kernel);
-            for seed in 0..6 {
-                walk(&net, &mut seen, seed);
+            // Eight output buckets: captures and promotions move a board between them; with
+            // king buckets, king moves change a perspective's bucket or half.
+            let nets = [
+                random_bucketed_net(32, 8, 7),
+                random_king_bucketed_net(32, KingBuckets::mirrored_four(), 8, 7),
+            ];
+            for mut net in nets {
+                net.set_kernel(kernel);
+                for seed in 0..6 {
+                    walk(&net, &mut seen, seed);
+                }
             }
         }
         assert!(seen.castling > 20, "castling {}", seen.castling);
         assert!(seen.en_passant > 20, "en passant {}", seen.en_passant);
         assert!(seen.promotions > 20, "promotions {}", seen.promotions);
         assert!(seen.captures > 50 && seen.nulls > 50 && seen.backtracks > 50);
+        assert!(seen.king_views > 50, "king views {}", seen.king_views);
     }
 
     #[test]

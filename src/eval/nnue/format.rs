@@ -1,44 +1,52 @@
 //! The net file: a versioned header, the quantised weights, and a checksum.
 //!
 //! Design note: the file is the in-memory arrays (little-endian), so loading is a copy and a
-//! check. Layout, version 2 (B output buckets):
+//! check. Layout, version 3 (K king buckets, B output buckets):
 //!
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `TropaNN\0` |
-//! | 8 | 2 | format version (2) |
+//! | 8 | 2 | format version (3) |
 //! | 10 | 2 | N, accumulator width per perspective (a multiple of 16, at most 4096) |
-//! | 12 | 2 | inputs (768) |
+//! | 12 | 2 | inputs per king bucket (768) |
 //! | 14 | 2 | QA, accumulator quantisation (255) |
 //! | 16 | 2 | QB, output-weight quantisation (64) |
 //! | 18 | 2 | scale, centipawns per unit of the net's float output (50..=2000; trained at 400) |
 //! | 20 | 2 | B, output buckets (1..=16) |
-//! | 22 | 2 | reserved, 0 |
-//! | 24 | 2·768·N | feature weights (i16), feature by feature, N each |
+//! | 22 | 2 | K, king buckets (1..=32) |
+//! | 24 | 64 | the king bucket of each square of the king, seen from its own side |
+//! | 88 | 1 | 1: a king on files e–h sees the board mirrored; 0: never |
+//! | 89 | 7 | reserved, 0 |
+//! | 96 | 2·768·K·N | feature weights (i16), king bucket by bucket, feature by feature, N each |
 //! | … | 2N | accumulator biases (i16) |
 //! | … | 4N·B | output weights (i16, within ±127), per bucket the side to move's half first |
 //! | … | 4B | output biases (i32, in units of QA·QB), bucket by bucket |
 //! | … | 8 | FNV-1a 64 checksum of every byte before it |
 //!
-//! Version 1, the format of the first nets, is the same with one bucket and bytes 20..24 zero. A
-//! net with one bucket is still written as version 1, so its file stays byte for byte what it was:
-//! the checksum by which a self-play run names the net that played it (and the manifests' hashes)
-//! does not change with the writer. Reading checks the size, magic, version, every constant and the
-//! scale, the reserved field, the checksum and the output-weight range (the kernels rely on it), so
-//! a net that loads evaluates without overflow checks. Every failure is an error that says what is
-//! wrong.
+//! Version 2 is a net without king buckets: its header ends at byte 24 (bytes 22..24 reserved,
+//! 0). Version 1, the format of the first nets, is version 2 with one bucket and bytes 20..24
+//! zero. A net is written in the oldest version that holds it, so a net's file stays byte for
+//! byte what it was: the checksum by which a self-play run names the net that played it (and
+//! the manifests' hashes) does not change with the writer. Reading checks the size, magic,
+//! version, every constant and the scale, the king bucket table, the reserved fields, the
+//! checksum and the output-weight range (the kernels rely on it), so a net that loads evaluates
+//! without overflow checks. Every failure is an error that says what is wrong.
 
-use super::{Network, INPUTS, MAX_OUTPUT_BUCKETS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE_RANGE};
+use super::{
+    KingBuckets, Network, INPUTS, MAX_OUTPUT_BUCKETS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE_RANGE,
+};
 use crate::util::{append_checksum, checked_body, CHECKSUM_BYTES};
 use std::fmt;
 use std::path::Path;
 
 /// The file signature.
 pub const MAGIC: [u8; 8] = *b"TropaNN\0";
-/// The format version of a net with output buckets (Tropa reads this one and version 1).
-pub const VERSION: u16 = 2;
-/// Bytes of the header.
+/// The format version of a net with king buckets (Tropa reads versions 1 to 3).
+pub const VERSION: u16 = 3;
+/// Bytes of the header of versions 1 and 2.
 pub const HEADER: usize = 24;
+/// Bytes of the header of version 3.
+pub const KING_HEADER: usize = 96;
 /// Widest accumulator a file may declare.
 pub const MAX_HIDDEN: usize = 4096;
 
@@ -54,9 +62,16 @@ impl fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
-/// Bytes of a file holding a net of width `hidden` with `buckets` output buckets.
-pub fn file_size(hidden: usize, buckets: usize) -> usize {
-    HEADER + 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets + CHECKSUM_BYTES
+/// Bytes of a file holding a net of width `hidden` with `buckets` output buckets and
+/// `king_buckets` (a header of `KING_HEADER` bytes unless `SINGLE`).
+pub fn file_size(hidden: usize, buckets: usize, king_buckets: &KingBuckets) -> usize {
+    let header = if king_buckets.is_single() {
+        HEADER
+    } else {
+        KING_HEADER
+    };
+    let inputs = INPUTS * king_buckets.count();
+    header + 2 * (inputs * hidden + hidden + 2 * hidden * buckets) + 4 * buckets + CHECKSUM_BYTES
 }
 
 fn u16_at(bytes: &[u8], at: usize) -> u16 {
@@ -71,13 +86,15 @@ fn i16s(bytes: &[u8]) -> Vec<i16> {
 }
 
 impl Network {
-    /// The file image of the net (version 1 for one bucket, see the design note).
+    /// The file image of the net, in the oldest version that holds it (see the design note).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_size(self.hidden, self.buckets()));
+        let kings = self.king_buckets;
+        let mut out = Vec::with_capacity(file_size(self.hidden, self.buckets(), &kings));
         out.extend_from_slice(&MAGIC);
-        let (version, buckets) = match self.buckets() {
-            1 => (1, 0),
-            b => (VERSION, b as u16),
+        let (version, buckets, king_count) = match (kings.is_single(), self.buckets()) {
+            (true, 1) => (1, 0, 0),
+            (true, b) => (2, b as u16, 0),
+            (false, b) => (VERSION, b as u16, kings.count() as u16),
         };
         for field in [
             version,
@@ -87,9 +104,14 @@ impl Network {
             QB as u16,
             self.scale() as u16,
             buckets,
-            0,
+            king_count,
         ] {
             out.extend_from_slice(&field.to_le_bytes());
+        }
+        if version == VERSION {
+            out.extend_from_slice(kings.table());
+            out.push(u8::from(kings.mirrored()));
+            out.extend_from_slice(&[0; KING_HEADER - HEADER - 65]);
         }
         for array in [&self.feature_weights, &self.biases, &self.output_weights] {
             for w in array.iter() {
@@ -113,10 +135,13 @@ impl Network {
             return fail("not a Tropa net (wrong magic)".into());
         }
         let version = u16_at(bytes, 8);
-        if version != 1 && version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return fail(format!(
-                "net format version {version}, this Tropa reads 1 and {VERSION}"
+                "net format version {version}, this Tropa reads 1 to {VERSION}"
             ));
+        }
+        if version == VERSION && bytes.len() < KING_HEADER + CHECKSUM_BYTES {
+            return fail(format!("{} bytes are too few for a net", bytes.len()));
         }
         let hidden = usize::from(u16_at(bytes, 10));
         if hidden == 0 || hidden % 16 != 0 || hidden > MAX_HIDDEN {
@@ -151,28 +176,51 @@ impl Network {
                 "{buckets} output buckets, this Tropa reads 1..={MAX_OUTPUT_BUCKETS}"
             ));
         }
-        let reserved = if version == 1 { 20..24 } else { 22..24 };
+        let reserved = match version {
+            1 => 20..24,
+            2 => 22..24,
+            _ => 89..KING_HEADER,
+        };
         if bytes[reserved].iter().any(|&b| b != 0) {
             return fail("reserved header field is not zero".into());
         }
-        let size = file_size(hidden, buckets);
+        let king_buckets = if version == VERSION {
+            let table = bytes[HEADER..HEADER + 64].try_into().expect("64 bytes");
+            let mirrored = match bytes[88] {
+                0 => false,
+                1 => true,
+                other => return fail(format!("mirroring flag {other} is neither 0 nor 1")),
+            };
+            match KingBuckets::new(usize::from(u16_at(bytes, 22)), table, mirrored) {
+                Ok(layout) => layout,
+                Err(reason) => return fail(reason),
+            }
+        } else {
+            KingBuckets::SINGLE
+        };
+        let size = file_size(hidden, buckets, &king_buckets);
         if bytes.len() != size {
             return fail(format!(
-                "a net of width {hidden} and {buckets} output buckets has {size} bytes, this file {} \
-                 (truncated or padded)",
+                "a net of width {hidden}, {buckets} output buckets and {} king buckets has {size} \
+                 bytes, this file {} (truncated or padded)",
+                king_buckets.count(),
                 bytes.len()
             ));
         }
         let Some(body) = checked_body(bytes) else {
             return fail("checksum mismatch: the file is damaged".into());
         };
-        let mut at = HEADER;
+        let mut at = if version == VERSION {
+            KING_HEADER
+        } else {
+            HEADER
+        };
         let mut take = |count: usize| {
             let slice = &bytes[at..at + 2 * count];
             at += 2 * count;
             i16s(slice)
         };
-        let feature_weights = take(INPUTS * hidden);
+        let feature_weights = take(INPUTS * king_buckets.count() * hidden);
         let biases = take(hidden);
         let output_weights = take(2 * hidden * buckets);
         let output_biases = body[body.len() - 4 * buckets..]
@@ -187,6 +235,7 @@ impl Network {
         }
         let net = Network::from_parts(
             hidden,
+            king_buckets,
             feature_weights,
             biases,
             output_weights,
@@ -205,7 +254,7 @@ impl Network {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{random_bucketed_net, random_net};
+    use super::super::tests::{random_bucketed_net, random_king_bucketed_net, random_net};
     use super::*;
 
     fn err(bytes: &[u8]) -> String {
@@ -232,7 +281,7 @@ mod tests {
     fn a_net_round_trips_through_its_file() {
         let net = random_net(32, 5);
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), file_size(32, 1));
+        assert_eq!(bytes.len(), file_size(32, 1, &KingBuckets::SINGLE));
         let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!(back.to_bytes(), bytes);
         assert_eq!(back.hidden(), 32);
@@ -240,7 +289,7 @@ mod tests {
         assert_eq!(Network::from_bytes(&scaled).unwrap().scale(), 282);
         let bucketed = random_bucketed_net(16, 8, 6);
         let bytes = bucketed.to_bytes();
-        assert_eq!(bytes.len(), file_size(16, 8));
+        assert_eq!(bytes.len(), file_size(16, 8, &KingBuckets::SINGLE));
         let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!((back.buckets(), back.to_bytes()), (8, bytes));
     }
@@ -254,7 +303,44 @@ mod tests {
         let counted = resealed(&bytes, |b| b[20] = 8);
         assert!(err(&counted).contains("reserved"));
         let bucketed = random_bucketed_net(16, 8, 6).to_bytes();
-        assert_eq!((u16_at(&bucketed, 8), u16_at(&bucketed, 20)), (VERSION, 8));
+        assert_eq!((u16_at(&bucketed, 8), u16_at(&bucketed, 20)), (2, 8));
+        // Version 2 knew no king buckets either.
+        let kings = resealed(&bucketed, |b| b[22] = 4);
+        assert!(err(&kings).contains("reserved"));
+    }
+
+    #[test]
+    fn a_net_with_king_buckets_round_trips_as_version_3() {
+        let four = KingBuckets::mirrored_four();
+        let net = random_king_bucketed_net(16, four, 2, 8);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), file_size(16, 2, &four));
+        assert_eq!(
+            (u16_at(&bytes, 8), u16_at(&bytes, 20), u16_at(&bytes, 22)),
+            (VERSION, 2, 4)
+        );
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(*back.king_buckets(), four);
+        assert_eq!(back.to_bytes(), bytes);
+        let board = crate::rules::parse_fen(
+            "r1bq1rk1/pp3ppp/2n2n2/3p4/3P4/2NB1N2/PP3PPP/R2QK2R w KQ - 0 10",
+            false,
+        )
+        .unwrap();
+        assert_eq!(back.evaluate_full(&board), net.evaluate_full(&board));
+        // A bad table, flag or reserved byte behind a valid checksum.
+        let table = resealed(&bytes, |b| b[HEADER + 9] = 4);
+        assert!(err(&table).contains("names bucket 4 of 4"));
+        let unused = resealed(&bytes, |b| b[HEADER..HEADER + 64].fill(0));
+        assert!(err(&unused).contains("never used"));
+        let flag = resealed(&bytes, |b| b[88] = 2);
+        assert!(err(&flag).contains("mirroring flag 2"));
+        let reserved = resealed(&bytes, |b| b[95] = 1);
+        assert!(err(&reserved).contains("reserved"));
+        let count = resealed(&bytes, |b| b[22] = 40);
+        assert!(err(&count).contains("40 king buckets"));
+        assert!(err(&bytes[..60]).contains("too few"));
+        assert!(err(&bytes[..bytes.len() - 2]).contains("4 king buckets"));
     }
 
     #[test]
@@ -264,7 +350,7 @@ mod tests {
         assert!(err(&bytes[..bytes.len() - 1]).contains("truncated"));
         assert!(err_after(&bytes, |b| b.push(0)).contains("truncated or padded"));
         assert!(err_after(&bytes, |b| b[1] = b'x').contains("magic"));
-        assert!(err_after(&bytes, |b| b[8] = 3).contains("version 3"));
+        assert!(err_after(&bytes, |b| b[8] = 4).contains("version 4"));
         assert!(err_after(&bytes, |b| b[23] = 1).contains("reserved"));
         let bucketed = random_bucketed_net(16, 2, 9).to_bytes();
         assert!(err_after(&bucketed, |b| b[20] = 17).contains("17 output buckets"));

@@ -1,9 +1,10 @@
-//! The learned evaluation (issue 12): an efficiently updatable network (768 → N)×2 → 1 with a
-//! perspective accumulator, a squared clipped ReLU and output buckets, in integers.
+//! The learned evaluation (issue 12): an efficiently updatable network (768·K → N)×2 → 1 with a
+//! perspective accumulator, king buckets, a squared clipped ReLU and output buckets, in integers.
 //!
 //! Design note: each side has an accumulator of N i16 values, the sum of the weight rows of
-//! the pieces as that side sees them (`feature`: own pieces first, the board mirrored for
-//! Black) plus a bias. The output is `Σ clamp(a, 0, QA)² · w` over the side to move's
+//! the pieces as that side sees them (`feature`: own pieces first, the board flipped for
+//! Black, in the copy of the weights of its king's bucket and mirrored when its king asks,
+//! `king_buckets`) plus a bias. The output is `Σ clamp(a, 0, QA)² · w` over the side to move's
 //! accumulator and then the other's, divided by QA, plus the bias, scaled to centipawns. A net
 //! may have several output layers (buckets), one for each range of the number of pieces on the
 //! board (`output_bucket`): the accumulators are shared, and the opening and the endgame each
@@ -16,16 +17,18 @@
 mod accumulator;
 mod builtin;
 pub mod format;
+pub mod king_buckets;
 pub mod simd;
 
 pub use accumulator::{AccumulatorStack, Delta};
 pub use builtin::builtin;
 pub use format::NetError;
+pub use king_buckets::{KingBuckets, KingView};
 
 use crate::rules::{Board, Color, Piece, Square};
 use simd::Kernel;
 
-/// Input features: colour (own, other) × piece × square.
+/// Input features of one king bucket: colour (own, other) × piece × square.
 pub const INPUTS: usize = 768;
 /// Accumulator quantisation: a float 1.0 is QA in the accumulator.
 pub const QA: i32 = 255;
@@ -55,29 +58,39 @@ pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
     (pieces.clamp(2, 32) - 2) * buckets / 31
 }
 
-/// The input feature of a piece of `color` on `square`, seen by `perspective`.
-pub fn feature(perspective: Color, color: Color, piece: Piece, square: Square) -> usize {
-    let (side, square) = match perspective {
-        Color::White => (color as usize, square as usize),
-        Color::Black => (1 - color as usize, square as usize ^ 56),
-    };
-    side * 384 + piece as usize * 64 + square
+/// The input feature of a piece of `color` on `square`, seen by `perspective` whose king gives
+/// `view`.
+pub fn feature(
+    view: KingView,
+    perspective: Color,
+    color: Color,
+    piece: Piece,
+    square: Square,
+) -> usize {
+    let side = usize::from(color != perspective);
+    let square = king_buckets::relative_square(perspective, square) ^ view.file_flip;
+    view.bucket * INPUTS + side * 384 + piece as usize * 64 + square
 }
 
 /// The feature of the same piece on the square mirrored between the a- and h-files (the
-/// square's file is the feature's low three bits).
+/// square's file is the feature's low three bits), in a net without king buckets.
 pub fn mirrored_feature(feature: usize) -> usize {
     feature ^ 7
 }
 
-/// Every active feature of `board` as `perspective` sees it.
-pub fn features(board: &Board, perspective: Color) -> impl Iterator<Item = usize> + '_ {
+/// Every active feature of `board` as `perspective` sees it with the king buckets `layout`.
+pub fn features<'a>(
+    board: &'a Board,
+    perspective: Color,
+    layout: &KingBuckets,
+) -> impl Iterator<Item = usize> + 'a {
+    let view = layout.view(board, perspective);
     Color::ALL.into_iter().flat_map(move |color| {
         Piece::ALL.into_iter().flat_map(move |piece| {
             board
                 .colored_pieces(color, piece)
                 .into_iter()
-                .map(move |square| feature(perspective, color, piece, square))
+                .map(move |square| feature(view, perspective, color, piece, square))
         })
     })
 }
@@ -86,7 +99,9 @@ pub fn features(board: &Board, perspective: Color) -> impl Iterator<Item = usize
 #[derive(Clone, Debug)]
 pub struct Network {
     hidden: usize,
-    /// `INPUTS × hidden`, feature by feature.
+    /// Which copy of the input weights a perspective reads, by its king's square.
+    king_buckets: KingBuckets,
+    /// `INPUTS × king buckets × hidden`, feature by feature.
     feature_weights: Vec<i16>,
     biases: Vec<i16>,
     /// `2 × hidden` per output bucket, bucket by bucket, side to move's half first.
@@ -100,10 +115,11 @@ pub struct Network {
 
 impl Network {
     /// A net from its quantised arrays (as a trainer produces them); the number of output
-    /// biases is the number of output buckets. Panics if the lengths do not fit `hidden`, a
-    /// programming error; files go through `from_bytes`, which checks.
+    /// biases is the number of output buckets. Panics if the lengths do not fit `hidden` and
+    /// `king_buckets`, a programming error; files go through `from_bytes`, which checks.
     pub fn from_parts(
         hidden: usize,
+        king_buckets: KingBuckets,
         feature_weights: Vec<i16>,
         biases: Vec<i16>,
         output_weights: Vec<i16>,
@@ -111,11 +127,15 @@ impl Network {
     ) -> Network {
         assert!(hidden > 0 && hidden.is_multiple_of(16) && hidden <= format::MAX_HIDDEN);
         assert!((1..=MAX_OUTPUT_BUCKETS).contains(&output_biases.len()));
-        assert_eq!(feature_weights.len(), INPUTS * hidden);
+        assert_eq!(
+            feature_weights.len(),
+            INPUTS * king_buckets.count() * hidden
+        );
         assert_eq!(biases.len(), hidden);
         assert_eq!(output_weights.len(), 2 * hidden * output_biases.len());
         Network {
             hidden,
+            king_buckets,
             feature_weights,
             biases,
             output_weights: output_weights
@@ -138,12 +158,23 @@ impl Network {
         self.output_biases.len()
     }
 
-    /// The architecture in words: `(768 -> 128x2 -> 1)`, with the output buckets if several.
+    /// The king buckets.
+    pub fn king_buckets(&self) -> &KingBuckets {
+        &self.king_buckets
+    }
+
+    /// The architecture in words: `(768 -> 128x2 -> 1)`, with the king buckets and the output
+    /// buckets if there are any.
     pub fn shape(&self) -> String {
-        match self.buckets() {
-            1 => format!("(768 -> {}x2 -> 1)", self.hidden),
-            b => format!("(768 -> {}x2 -> 1, {b} output buckets)", self.hidden),
+        let mut shape = format!("(768 -> {}x2 -> 1", self.hidden);
+        let kings = self.king_buckets.describe();
+        if !kings.is_empty() {
+            shape += &format!(", {kings}");
         }
+        if self.buckets() > 1 {
+            shape += &format!(", {} output buckets", self.buckets());
+        }
+        shape + ")"
     }
 
     /// Centipawns per unit of the float output.
@@ -174,7 +205,9 @@ impl Network {
 
     /// Fills `acc` with `board`'s accumulator for `perspective`, from scratch.
     pub fn refresh(&self, board: &Board, perspective: Color, acc: &mut [i16]) {
-        let rows: Vec<&[i16]> = features(board, perspective).map(|f| self.row(f)).collect();
+        let rows: Vec<&[i16]> = features(board, perspective, &self.king_buckets)
+            .map(|f| self.row(f))
+            .collect();
         self.kernel.update(acc, &self.biases, &rows, &[]);
     }
 
@@ -232,16 +265,27 @@ pub(crate) mod tests {
 
     /// A net with `buckets` output buckets and random weights.
     pub(crate) fn random_bucketed_net(hidden: usize, buckets: usize, seed: u64) -> Network {
+        random_king_bucketed_net(hidden, KingBuckets::SINGLE, buckets, seed)
+    }
+
+    /// A net with the king buckets `layout`, `buckets` output buckets and random weights.
+    pub(crate) fn random_king_bucketed_net(
+        hidden: usize,
+        layout: KingBuckets,
+        buckets: usize,
+        seed: u64,
+    ) -> Network {
         let mut rng = Rng::for_stream(seed, 0);
         let mut draw = |n: usize, limit: i32| -> Vec<i16> {
             (0..n).map(|_| rng.symmetric(limit) as i16).collect()
         };
-        let feature_weights = draw(INPUTS * hidden, 120);
+        let feature_weights = draw(INPUTS * layout.count() * hidden, 120);
         let biases = draw(hidden, 200);
         let output_weights = draw(2 * hidden * buckets, MAX_OUTPUT_WEIGHT);
         let output_biases = (0..buckets as i32).map(|b| 1234 - 300 * b).collect();
         Network::from_parts(
             hidden,
+            layout,
             feature_weights,
             biases,
             output_weights,
@@ -289,8 +333,9 @@ pub(crate) mod tests {
     #[test]
     fn features_mirror_between_perspectives() {
         let board = parse_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", false).unwrap();
-        let mut white: Vec<usize> = features(&board, Color::White).collect();
-        let mut black: Vec<usize> = features(&board, Color::Black).collect();
+        let single = KingBuckets::SINGLE;
+        let mut white: Vec<usize> = features(&board, Color::White, &single).collect();
+        let mut black: Vec<usize> = features(&board, Color::Black, &single).collect();
         white.sort();
         black.sort();
         // White sees its rook a1 and king e1 as own pieces; Black sees them as the other's,
@@ -317,6 +362,39 @@ pub(crate) mod tests {
         .unwrap();
         assert_eq!(net.evaluate_full(&a), net.evaluate_full(&b));
         assert_ne!(net.evaluate_full(&a), 0);
+    }
+
+    #[test]
+    fn king_buckets_put_the_features_in_the_kings_copy_and_mirror_its_half() {
+        let four = KingBuckets::mirrored_four();
+        // White's king g1 (bucket 0), Black's king e8 (its e1: bucket 1); both in the e–h half.
+        let board = parse_fen("4k3/8/8/8/8/8/8/R5K1 w - - 0 1", false).unwrap();
+        let mut white: Vec<usize> = features(&board, Color::White, &four).collect();
+        let mut black: Vec<usize> = features(&board, Color::Black, &four).collect();
+        white.sort();
+        black.sort();
+        // White sees its rook a1 on h1 and its king g1 on b1; Black's king e8 as d8.
+        assert_eq!(white, vec![3 * 64 + 7, 5 * 64 + 1, 384 + 5 * 64 + 59]);
+        // Black sees the board from its side, mirrored, in bucket 1: its king e8 as d1, the
+        // rook a1 as h8, the king g1 as b8.
+        assert_eq!(
+            black,
+            vec![
+                INPUTS + 5 * 64 + 3,
+                INPUTS + 384 + 3 * 64 + 63,
+                INPUTS + 384 + 5 * 64 + 57
+            ]
+        );
+        // With mirrored king buckets a position and its mirror image score the same.
+        let net = random_king_bucketed_net(32, four, 2, 4);
+        let a = parse_fen("r3k3/pp3ppp/2n5/3q4/8/2N5/PPP2PPP/2KR4 w - - 0 1", false).unwrap();
+        let b = parse_fen("3k3r/ppp3pp/5n2/4q3/8/5N2/PPP2PPP/4RK2 w - - 0 1", false).unwrap();
+        assert_eq!(net.evaluate_full(&a), net.evaluate_full(&b));
+        assert_ne!(net.evaluate_full(&a), 0);
+        assert_eq!(
+            net.shape(),
+            "(768 -> 32x2 -> 1, 4 king buckets, mirrored, 2 output buckets)"
+        );
     }
 
     #[test]
