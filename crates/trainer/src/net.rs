@@ -6,8 +6,12 @@
 //! centipawns; `quantise` rounds by those factors, and weights are kept within
 //! `FLOAT_WEIGHT_LIMIT` during training so that the rounded ones fit the engine's ranges. A
 //! position goes through the output layer of its bucket (`output_bucket` of its piece count,
-//! as in the engine); only that layer gets its gradient. King buckets need nothing here: a
-//! position's features already name the copy of the input weights they train.
+//! as in the engine); only that layer gets its gradient. A position's features already name the
+//! king bucket whose copy of the input rows they train. With several king buckets each feature
+//! also trains a shared row (a factoriser): the row of the same piece on the same square whatever
+//! the king's bucket, which every position trains, so that a bucket seen in few positions still
+//! starts from what all of them taught; `quantise` adds it into each bucket's row, and the
+//! engine never sees it.
 
 use crate::data::Position;
 use tropa::eval::nnue::{
@@ -24,7 +28,8 @@ pub struct FloatNet {
     pub buckets: usize,
     /// King buckets: `INPUTS` feature rows for each.
     pub king_buckets: KingBuckets,
-    /// Feature weights (`INPUTS × king buckets × hidden`), accumulator biases (`hidden`), output weights
+    /// Feature weights (`INPUTS × king buckets × hidden`), the shared rows with several king
+    /// buckets (`INPUTS × hidden`), accumulator biases (`hidden`), output weights
     /// (`2 × hidden` per bucket, bucket by bucket, side to move's half first) and the output
     /// biases (one per bucket), one after the other.
     pub params: Vec<f32>,
@@ -39,9 +44,20 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// Are there shared rows (several king buckets)?
+    pub fn factorised(self) -> bool {
+        self.king_buckets > 1
+    }
+    /// First parameter of the shared row of `feature`, when there are shared rows.
+    pub fn shared_row(self, feature: usize) -> Option<usize> {
+        let first = INPUTS * self.king_buckets * self.hidden;
+        self.factorised()
+            .then_some(first + feature % INPUTS * self.hidden)
+    }
     /// First accumulator bias.
     pub fn biases(self) -> usize {
-        INPUTS * self.king_buckets * self.hidden
+        let shared = if self.factorised() { INPUTS } else { 0 };
+        (INPUTS * self.king_buckets + shared) * self.hidden
     }
     /// First output weight (of bucket 0).
     pub fn output(self) -> usize {
@@ -96,7 +112,13 @@ impl FloatNet {
         let mut rng = Rng::for_stream(seed, 0);
         let mut params = vec![0.0; layout.len()];
         let feature_scale = 1.0 / ACTIVE_INPUTS.sqrt();
-        for p in &mut params[..layout.biases()] {
+        // With shared rows the net starts as one without king buckets: the shared rows drawn,
+        // each bucket's own rows zero.
+        let drawn = match layout.shared_row(0) {
+            Some(shared) => shared..layout.biases(),
+            None => 0..layout.biases(),
+        };
+        for p in &mut params[drawn] {
             *p = (rng.unit() * 2.0 - 1.0) * feature_scale;
         }
         let output_scale = 1.0 / (2.0 * hidden as f32).sqrt();
@@ -124,9 +146,13 @@ impl FloatNet {
         let l = self.layout();
         acc.copy_from_slice(&self.params[l.biases()..l.output()]);
         for &f in features {
-            let row = &self.params[usize::from(f) * self.hidden..][..self.hidden];
-            for (a, w) in acc.iter_mut().zip(row) {
-                *a += w;
+            let f = usize::from(f);
+            let shared = l.shared_row(f);
+            for start in std::iter::once(f * self.hidden).chain(shared) {
+                let row = &self.params[start..][..self.hidden];
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a += w;
+                }
             }
         }
     }
@@ -188,18 +214,31 @@ impl FloatNet {
                 *g += d;
             }
             for &f in features {
-                let row = &mut grad[usize::from(f) * h..][..h];
-                for (g, d) in row.iter_mut().zip(&d_acc) {
-                    *g += d;
+                let f = usize::from(f);
+                for start in std::iter::once(f * h).chain(l.shared_row(f)) {
+                    let row = &mut grad[start..][..h];
+                    for (g, d) in row.iter_mut().zip(&d_acc) {
+                        *g += d;
+                    }
                 }
             }
         }
     }
 
-    /// Keeps the weights within the range the quantised net can hold.
+    /// Keeps the weights within the range the quantised net can hold (a bucket's row and its
+    /// shared row within half of it each, so that their sum is within it).
     pub fn clip(&mut self) {
         let l = self.layout();
-        for p in &mut self.params[..l.output_bias()] {
+        let feature_limit = if l.factorised() {
+            FLOAT_WEIGHT_LIMIT / 2.0
+        } else {
+            FLOAT_WEIGHT_LIMIT
+        };
+        let (features, rest) = self.params[..l.output_bias()].split_at_mut(l.biases());
+        for p in features {
+            *p = p.clamp(-feature_limit, feature_limit);
+        }
+        for p in rest {
             *p = p.clamp(-FLOAT_WEIGHT_LIMIT, FLOAT_WEIGHT_LIMIT);
         }
     }
@@ -212,9 +251,14 @@ impl FloatNet {
                 .round()
                 .clamp(i16::MIN as f32, i16::MAX as f32) as i16
         };
-        let feature_weights = self.params[..l.biases()]
-            .iter()
-            .map(|&w| round(w, QA))
+        let rows = INPUTS * self.king_buckets.count() * self.hidden;
+        let feature_weights = (0..rows)
+            .map(|i| {
+                let shared = l
+                    .shared_row(i / self.hidden)
+                    .map_or(0.0, |start| self.params[start + i % self.hidden]);
+                round(self.params[i] + shared, QA)
+            })
             .collect();
         let biases = self.params[l.biases()..l.output()]
             .iter()
