@@ -9,9 +9,9 @@ use tropa_trainer::manifest::{rescaled_json, sha256_file, Manifest};
 use tropa_trainer::net::FloatNet;
 use tropa_trainer::train::{train, TrainSettings};
 
-/// Trains the net (768·K -> N)x2 -> 1 with K king buckets and B output buckets and writes it in the engine's
-/// format, with a manifest (`<output>.json`) beside it; or, with `--rescale`, writes a trained
-/// net again with another output scale.
+/// Trains the net (768·K -> N)x2 -> 1 with K king buckets and B output buckets and writes it in
+/// the engine's format, with a manifest (`<output>.json`) beside it; or, with `--rescale`, writes
+/// a trained net again with another output scale.
 #[derive(Parser, Debug)]
 #[command(name = "tropa-trainer", version, about)]
 struct Args {

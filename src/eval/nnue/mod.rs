@@ -1,5 +1,6 @@
-//! The learned evaluation (issue 12): an efficiently updatable network (768·K → N)×2 → 1 with a
-//! perspective accumulator, king buckets, a squared clipped ReLU and output buckets, in integers.
+//! The learned evaluation (issue 12): an efficiently updatable network (768·K → N)×2 → 1 with
+//! a perspective accumulator, king buckets, a squared clipped ReLU and output buckets, in
+//! integers.
 //!
 //! Design note: each side has an accumulator of N i16 values, the sum of the weight rows of
 //! the pieces as that side sees them (`feature`: own pieces first, the board flipped for
