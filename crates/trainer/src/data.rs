@@ -163,8 +163,8 @@ impl DataSet {
     /// Adds the quiet, non-mate positions of `games`, holding back about `validation_percent`
     /// of the games.
     pub fn add_games(&mut self, games: &[GameRecord], validation_percent: usize, seed: u64) {
+        let layout = self.king_buckets;
         for game in games {
-            let layout = self.king_buckets;
             self.set_for(u64::from(game.index), validation_percent, seed)
                 .extend(
                     game.samples()

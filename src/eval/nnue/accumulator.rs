@@ -2,9 +2,9 @@
 //!
 //! Design note: the search is copy-make, so the stack holds one entry per ply. Making a move
 //! only records its `Delta` (at most two features off and two on for each side, and the king's
-//! step if a king moved); each perspective's accumulator is computed when a position is
-//! evaluated, from its nearest computed ancestor forward, so a node cut before its evaluation
-//! costs no vector work. A king move that changes its own side's king bucket or half (see
+//! step if a king moved); the accumulators are computed when a position is evaluated, from the
+//! nearest ancestor where both are computed forward, so a node cut before its evaluation costs
+//! no vector work. A king move that changes its own side's king bucket or half (see
 //! `king_buckets`) changes every feature of that perspective: when the way forward holds one,
 //! that perspective is computed from the evaluated board instead. A null move records an empty
 //! delta (a copy). The root is computed when it is set: the search often takes a node's
@@ -100,16 +100,6 @@ impl Delta {
             }),
         }
     }
-
-    /// Does this move change every feature of `perspective` in `net`?
-    fn moves_view(&self, net: &Network, perspective: Color) -> bool {
-        self.king.is_some_and(|step| {
-            step.color == perspective
-                && net
-                    .king_buckets
-                    .changes_view(perspective, step.from, step.to)
-        })
-    }
 }
 
 /// The weight rows of `changes` as `perspective` sees them with its king's `view`, without
@@ -191,48 +181,52 @@ impl AccumulatorStack {
         )
     }
 
-    /// Computes `perspective`'s accumulator of `board`, the position at `ply`: by the deltas
-    /// from its nearest computed ancestor, or from the board when there is none or a king move
-    /// on the way changed the perspective's features.
-    fn compute(&mut self, net: &Network, board: &Board, ply: usize, perspective: Color) {
-        let side = perspective as usize;
+    /// Evaluates `board`, the position at `ply`, from the side to move's view.
+    pub fn evaluate(&mut self, net: &Network, board: &Board, ply: usize) -> i32 {
+        // Step back to the nearest ply where both perspectives are computed. A perspective is
+        // computed from the board instead when there is none (no root was set) or a king move
+        // on the way changed its features.
         let mut first = ply;
-        let mut refresh = false;
-        while !self.entries[first].computed[side] {
+        let mut refresh = [false; 2];
+        while self.entries[first].computed != [true; 2] {
             let entry = &self.entries[first];
-            if !entry.has_parent || first == 0 || entry.delta.moves_view(net, perspective) {
-                refresh = true;
+            if !entry.has_parent || first == 0 {
+                refresh = [true; 2];
                 break;
+            }
+            if let Some(step) = entry.delta.king {
+                refresh[step.color as usize] |= net
+                    .king_buckets
+                    .changes_view(step.color, step.from, step.to);
             }
             first -= 1;
         }
-        if refresh {
-            let width = 2 * self.hidden;
-            let offset = ply * width + side * self.hidden;
-            net.refresh(
-                board,
-                perspective,
-                &mut self.values[offset..offset + self.hidden],
-            );
-            self.entries[ply].computed[side] = true;
-            return;
+        let width = 2 * self.hidden;
+        for perspective in Color::ALL {
+            let side = perspective as usize;
+            if refresh[side] {
+                let offset = ply * width + side * self.hidden;
+                let acc = &mut self.values[offset..offset + self.hidden];
+                net.refresh(board, perspective, acc);
+                self.entries[ply].computed[side] = true;
+            }
         }
-        // No king move on the way changed the view: the evaluated board's is every ply's.
-        let view = net.king_buckets.view(board, perspective);
+        // No king move on the way changed an updated perspective's view: the evaluated board's
+        // is every ply's.
+        let views = Color::ALL.map(|perspective| net.king_buckets.view(board, perspective));
         for p in first + 1..=ply {
             let delta = self.entries[p].delta;
-            let (on, n_on) = rows(net, perspective, view, &delta.on);
-            let (off, n_off) = rows(net, perspective, view, &delta.off);
-            let (parent, child) = self.split(p - 1, perspective);
-            net.kernel.update(child, parent, &on[..n_on], &off[..n_off]);
-            self.entries[p].computed[side] = true;
-        }
-    }
-
-    /// Evaluates `board`, the position at `ply`, from the side to move's view.
-    pub fn evaluate(&mut self, net: &Network, board: &Board, ply: usize) -> i32 {
-        for perspective in Color::ALL {
-            self.compute(net, board, ply, perspective);
+            for perspective in Color::ALL {
+                let side = perspective as usize;
+                if refresh[side] {
+                    continue;
+                }
+                let (on, n_on) = rows(net, perspective, views[side], &delta.on);
+                let (off, n_off) = rows(net, perspective, views[side], &delta.off);
+                let (parent, child) = self.split(p - 1, perspective);
+                net.kernel.update(child, parent, &on[..n_on], &off[..n_off]);
+                self.entries[p].computed[side] = true;
+            }
         }
         let width = 2 * self.hidden;
         let acc = &self.values[ply * width..(ply + 1) * width];
@@ -326,7 +320,10 @@ mod tests {
                     seen.captures +=
                         usize::from(board.color_on(mv.to) == Some(!board.side_to_move()));
                     let delta = Delta::of_move(&board, mv);
-                    seen.king_views += usize::from(delta.moves_view(net, board.side_to_move()));
+                    seen.king_views += usize::from(delta.king.is_some_and(|step| {
+                        net.king_buckets
+                            .changes_view(step.color, step.from, step.to)
+                    }));
                     let mut child = board.clone();
                     child.play_unchecked(mv);
                     (child, delta)

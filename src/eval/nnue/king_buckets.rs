@@ -38,14 +38,6 @@ pub struct KingView {
     pub file_flip: usize,
 }
 
-/// `square` seen from `perspective`'s side: ranks flipped for Black.
-pub fn relative_square(perspective: Color, square: Square) -> usize {
-    match perspective {
-        Color::White => square as usize,
-        Color::Black => square as usize ^ 56,
-    }
-}
-
 impl KingBuckets {
     /// One set of input weights, never mirrored.
     pub const SINGLE: KingBuckets = KingBuckets {
@@ -121,14 +113,14 @@ impl KingBuckets {
         self.mirrored
     }
 
-    /// Is this the layout of the nets without king buckets?
+    /// Is this the layout of the nets without king buckets? (One bucket's table is all zeros.)
     pub fn is_single(&self) -> bool {
-        *self == KingBuckets::SINGLE
+        self.count == 1 && !self.mirrored
     }
 
     /// The view of `perspective` when its king stands on `king`.
     pub fn view_of(&self, perspective: Color, king: Square) -> KingView {
-        let square = relative_square(perspective, king);
+        let square = king.relative_to(perspective) as usize;
         KingView {
             bucket: usize::from(self.table[square]),
             file_flip: if self.mirrored && square % 8 >= 4 {
@@ -139,8 +131,15 @@ impl KingBuckets {
         }
     }
 
-    /// The view of `perspective` on `board`.
+    /// The view of `perspective` on `board` (without king buckets the king is not looked up:
+    /// the search asks at every evaluation).
     pub fn view(&self, board: &Board, perspective: Color) -> KingView {
+        if self.is_single() {
+            return KingView {
+                bucket: 0,
+                file_flip: 0,
+            };
+        }
         self.view_of(perspective, board.king(perspective))
     }
 

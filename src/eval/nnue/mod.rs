@@ -69,7 +69,7 @@ pub fn feature(
     square: Square,
 ) -> usize {
     let side = usize::from(color != perspective);
-    let square = king_buckets::relative_square(perspective, square) ^ view.file_flip;
+    let square = square.relative_to(perspective) as usize ^ view.file_flip;
     view.bucket * INPUTS + side * 384 + piece as usize * 64 + square
 }
 
