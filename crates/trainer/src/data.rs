@@ -71,11 +71,7 @@ impl Position {
             them,
             count,
             score,
-            result: if stm == Color::White {
-                white_result
-            } else {
-                1.0 - white_result
-            },
+            result: result_for(stm, white_result),
         }
     }
 
@@ -104,6 +100,26 @@ impl Position {
     pub fn them(&self) -> &[u16] {
         &self.them[..usize::from(self.count)]
     }
+}
+
+/// The game's result (0, ½ or 1) for `side`, from its result for White.
+pub fn result_for(side: Color, white_result: f32) -> f32 {
+    match side {
+        Color::White => white_result,
+        Color::Black => 1.0 - white_result,
+    }
+}
+
+/// Whether the game (or labelled block) of split stream `stream` is held back for validation:
+/// true for about `validation_percent` of the streams, as a function of the seed.
+pub fn held_back(stream: u64, validation_percent: usize, seed: u64) -> bool {
+    Rng::for_stream(seed, stream).below(100) < validation_percent
+}
+
+/// Whether a data-file sample is a training (or validation) position: mates and scores near
+/// them are left out.
+pub fn trained_on(sample: &Sample) -> bool {
+    sample.score.abs() <= MAX_SCORE
 }
 
 /// Training and validation positions.
@@ -150,10 +166,9 @@ impl DataSet {
         }
     }
 
-    /// The set a game (or a labelled block) of split stream `stream` goes to: validation for
-    /// about `validation_percent` of the streams, as a function of the seed.
+    /// The set a game (or a labelled block) of split stream `stream` goes to.
     fn set_for(&mut self, stream: u64, validation_percent: usize, seed: u64) -> &mut Vec<Position> {
-        if Rng::for_stream(seed, stream).below(100) < validation_percent {
+        if held_back(stream, validation_percent, seed) {
             &mut self.validation
         } else {
             &mut self.train
@@ -168,7 +183,7 @@ impl DataSet {
             self.set_for(u64::from(game.index), validation_percent, seed)
                 .extend(
                     game.samples()
-                        .filter(|s| s.score.abs() <= MAX_SCORE)
+                        .filter(trained_on)
                         .map(|s| Position::from_sample(&s, &layout)),
                 );
             self.games += 1;

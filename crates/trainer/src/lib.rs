@@ -6,11 +6,13 @@
 //! Design note: the trainer depends on the engine (for the data format, the features and the
 //! net format), never the other way round, so the engine and the trainer cannot disagree on
 //! what a feature or a file is. `data` reads positions, `net` is the float net and its
-//! quantisation, `train` the loop, `manifest` the record kept beside each net.
+//! quantisation, `train` the loop, `manifest` the record kept beside each net, `compare` the
+//! loss of finished nets on the same held-back games.
 
 // `///` on every public item is a rule of the project; the compiler keeps it.
 #![warn(missing_docs)]
 
+pub mod compare;
 pub mod data;
 pub mod manifest;
 pub mod net;

@@ -4,6 +4,7 @@ use clap::Parser;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tropa::eval::nnue::{KingBuckets, Network, MAX_OUTPUT_BUCKETS, SCALE_RANGE, TRAINING_SCALE};
+use tropa_trainer::compare::held_back_losses;
 use tropa_trainer::data::DataSet;
 use tropa_trainer::manifest::{rescaled_json, sha256_file, Manifest};
 use tropa_trainer::net::FloatNet;
@@ -11,7 +12,8 @@ use tropa_trainer::train::{train, TrainSettings};
 
 /// Trains the net (768·K -> N)x2 -> 1 with K king buckets and B output buckets and writes it in
 /// the engine's format, with a manifest (`<output>.json`) beside it; or, with `--rescale`, writes
-/// a trained net again with another output scale.
+/// a trained net again with another output scale; or, with `--loss-of`, compares finished nets on
+/// the same held-back games.
 #[derive(Parser, Debug)]
 #[command(name = "tropa-trainer", version, about)]
 struct Args {
@@ -30,14 +32,20 @@ struct Args {
     /// Instead of training: copy this net to --output with --output-scale as its scale.
     #[arg(long, value_name = "NET", conflicts_with = "data")]
     rescale: Option<PathBuf>,
+    /// Instead of training: the loss of this net (repeatable) on the games that training on
+    /// DATA with --seed and --validation-percent would hold back, with --result-weight and
+    /// --scale; nets trained on other splits compared on the same games.
+    #[arg(long, value_name = "NET", requires = "data")]
+    #[arg(conflicts_with_all = ["rescale", "labelled"])]
+    loss_of: Vec<PathBuf>,
     /// Centipawns per unit of output written into the net (default: the training scale, 400).
     /// A net whose scores run wider than the hand-crafted evaluation's gets 400 / slope, the
     /// slope measured by scripts/eval_scale.py.
     #[arg(long)]
     output_scale: Option<i32>,
     /// Where to write the net.
-    #[arg(short, long)]
-    output: PathBuf,
+    #[arg(short, long, required_unless_present = "loss_of")]
+    output: Option<PathBuf>,
     /// Accumulator width N (a multiple of 16).
     #[arg(long, default_value_t = 128)]
     hidden: usize,
@@ -105,33 +113,98 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
     tropa::util::write_atomically(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// Where to write the net (clap asks for it unless `--loss-of` is given).
+fn output(args: &Args) -> Result<&Path, String> {
+    args.output
+        .as_deref()
+        .ok_or_else(|| "--output is needed".to_string())
+}
+
 /// `--rescale`: the net at `source` written to `--output` with the new scale, and a manifest
 /// naming its source.
-fn rescale(args: &Args, source: &Path) -> Result<(), String> {
+fn rescale(args: &Args, source: &Path, output: &Path) -> Result<(), String> {
     let net = Network::load(source).map_err(|e| e.to_string())?;
     let from = net.scale();
     let net = scaled(net, args.output_scale)?;
-    write(&args.output, &net.to_bytes())?;
+    write(output, &net.to_bytes())?;
     let manifest = rescaled_json(
         &commit(),
-        &sha256_file(&args.output)?,
+        &sha256_file(output)?,
         (&source.display().to_string(), &sha256_file(source)?, from),
         net.scale(),
     );
-    let manifest_path = PathBuf::from(format!("{}.json", args.output.display()));
+    let manifest_path = PathBuf::from(format!("{}.json", output.display()));
     write(&manifest_path, manifest.as_bytes())?;
     println!(
         "{}: scale {from} -> {}, written with {}",
-        args.output.display(),
+        output.display(),
         net.scale(),
         manifest_path.display()
     );
     Ok(())
 }
 
+/// The training settings of `args` (the target's result weight and scale are also those of
+/// `--loss-of`).
+fn settings(args: &Args) -> TrainSettings {
+    TrainSettings {
+        epochs: args.epochs,
+        batch: args.batch,
+        learning_rate: args.learning_rate,
+        final_drop: true,
+        mirror: args.mirror,
+        result_weight: args.result_weight,
+        scale: args.scale,
+        threads: args
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1),
+        seed: args.seed,
+    }
+}
+
+/// `--loss-of`: each net's loss on the held-back games of the data, one line a net.
+fn compare(args: &Args) -> Result<(), String> {
+    let nets = args
+        .loss_of
+        .iter()
+        .map(|path| Network::load(path).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, String>>()?;
+    let paths: Vec<&Path> = args.data.iter().map(PathBuf::as_path).collect();
+    let comparison = held_back_losses(
+        &nets,
+        &paths,
+        args.validation_percent,
+        args.seed,
+        &settings(args),
+    )?;
+    if comparison.positions == 0 {
+        return Err("the data holds back no positions with this seed and percentage".into());
+    }
+    println!(
+        "{} games held back ({} %, seed {}): {} positions, result weight {}, scale {}",
+        comparison.games,
+        args.validation_percent,
+        args.seed,
+        comparison.positions,
+        args.result_weight,
+        args.scale
+    );
+    for (path, loss) in args.loss_of.iter().zip(&comparison.losses) {
+        println!("{loss:.6} {}", path.display());
+    }
+    Ok(())
+}
+
 fn run(args: &Args) -> Result<(), String> {
     if let Some(source) = &args.rescale {
-        return rescale(args, source);
+        return rescale(args, source, output(args)?);
+    }
+    if args.validation_percent > 50 || args.batch == 0 || args.epochs == 0 {
+        return Err("--validation-percent at most 50, --batch and --epochs positive".into());
+    }
+    if !args.loss_of.is_empty() {
+        return compare(args);
     }
     if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.hidden > 4096 {
         return Err("--hidden must be a multiple of 16 up to 4096".into());
@@ -143,9 +216,6 @@ fn run(args: &Args) -> Result<(), String> {
         .ok_or("--king-buckets must be 1 or 4 (see --help)")?;
     if args.mirror && king_buckets.mirrored() {
         return Err("--mirror adds nothing to mirrored king buckets: leave it out".into());
-    }
-    if args.validation_percent > 50 || args.batch == 0 || args.epochs == 0 {
-        return Err("--validation-percent at most 50, --batch and --epochs positive".into());
     }
     if !(args.labelled_score_factor > 0.0 && args.labelled_score_factor <= 100.0) {
         return Err("--labelled-score-factor must be above 0 and at most 100".into());
@@ -179,20 +249,8 @@ fn run(args: &Args) -> Result<(), String> {
         set.train.len(),
         set.validation.len()
     );
-    let settings = TrainSettings {
-        epochs: args.epochs,
-        batch: args.batch,
-        learning_rate: args.learning_rate,
-        final_drop: true,
-        mirror: args.mirror,
-        result_weight: args.result_weight,
-        scale: args.scale,
-        threads: args
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1),
-        seed: args.seed,
-    };
+    let settings = settings(args);
+    let output = output(args)?;
     let mut net = FloatNet::random(args.hidden, args.buckets, king_buckets, args.seed);
     let start = Instant::now();
     let losses = train(&mut net, &set.train, &set.validation, &settings, &mut |l| {
@@ -203,7 +261,7 @@ fn run(args: &Args) -> Result<(), String> {
         );
     });
     let quantised = scaled(net.quantise(), args.output_scale)?;
-    write(&args.output, &quantised.to_bytes())?;
+    write(output, &quantised.to_bytes())?;
     let manifest = Manifest {
         commit: commit(),
         data,
@@ -216,14 +274,14 @@ fn run(args: &Args) -> Result<(), String> {
         seed: args.seed,
         settings: &settings,
         losses: &losses,
-        net_sha256: sha256_file(&args.output)?,
+        net_sha256: sha256_file(output)?,
         output_scale: quantised.scale(),
     };
-    let manifest_path = PathBuf::from(format!("{}.json", args.output.display()));
+    let manifest_path = PathBuf::from(format!("{}.json", output.display()));
     write(&manifest_path, manifest.to_json().as_bytes())?;
     println!(
         "{}: written with {} ({} positions/s)",
-        args.output.display(),
+        output.display(),
         manifest_path.display(),
         ((settings.epochs * set.train.len()) as f64 / start.elapsed().as_secs_f64()) as u64
     );

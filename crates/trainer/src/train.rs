@@ -49,16 +49,31 @@ pub struct EpochLoss {
     pub validation: f32,
 }
 
-fn target(pos: &Position, s: &TrainSettings) -> f32 {
-    (1.0 - s.result_weight) * sigmoid(f32::from(pos.score) / s.scale) + s.result_weight * pos.result
+/// What the net is trained to predict for a position with search score `score` (centipawns,
+/// side to move's view) from a game with `result` (side to move's): the blend of the two.
+fn target(score: i16, result: f32, s: &TrainSettings) -> f32 {
+    (1.0 - s.result_weight) * sigmoid(f32::from(score) / s.scale) + s.result_weight * result
+}
+
+/// The net's prediction for an output of `output` (in units of `TRAINING_SCALE` centipawns).
+fn prediction(output: f32, s: &TrainSettings) -> f32 {
+    sigmoid(output * TRAINING_SCALE as f32 / s.scale)
+}
+
+/// The loss of an output of `output` (in units of `TRAINING_SCALE` centipawns) on a position
+/// with search score `score` and `result` (side to move's view): the measure the trainer
+/// minimises, for nets that are no longer float ones (`crate::compare`).
+pub fn output_loss(output: f32, score: i16, result: f32, s: &TrainSettings) -> f32 {
+    let e = prediction(output, s) - target(score, result, s);
+    e * e
 }
 
 /// The loss of `pos`, and its derivative by the net's output.
 fn loss(net: &FloatNet, pos: &Position, s: &TrainSettings, grad: Option<&mut [f32]>) -> f32 {
     let act = net.forward(pos);
     let k = TRAINING_SCALE as f32 / s.scale;
-    let p = sigmoid(act.output * k);
-    let e = p - target(pos, s);
+    let p = prediction(act.output, s);
+    let e = p - target(pos.score, pos.result, s);
     if let Some(grad) = grad {
         net.backward(pos, &act, 2.0 * e * p * (1.0 - p) * k, grad);
     }

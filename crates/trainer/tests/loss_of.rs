@@ -1,0 +1,93 @@
+//! `tropa-trainer DATA --loss-of NET…`: one line a net on the same held-back games, and bad
+//! input (a net that cannot be read, a split that holds nothing back) refused with a message.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn default_net() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../src/eval/nnue/default.nnue")
+}
+
+fn trainer(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tropa-trainer"))
+        .args(args)
+        .output()
+        .expect("run tropa-trainer")
+}
+
+/// Four short self-play games in `dir`.
+fn games(dir: &Path) -> PathBuf {
+    let path = dir.join("games.dg");
+    let run = tropa::datagen::RunSettings {
+        play: tropa::datagen::play::PlaySettings {
+            nodes: 300,
+            random_plies: 8,
+            openings: Vec::new(),
+        },
+        seed: 3,
+        games: 4,
+        threads: 1,
+        hash_mb: 1,
+        net: None,
+    };
+    tropa::datagen::run(&run, None, &path, &Default::default()).unwrap();
+    path
+}
+
+#[test]
+fn each_net_gets_a_line_and_the_same_net_the_same_loss() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = games(dir.path());
+    let net = default_net();
+    let net = net.to_str().unwrap();
+    let run = trainer(&[
+        data.to_str().unwrap(),
+        "--validation-percent",
+        "50",
+        "--loss-of",
+        net,
+        "--loss-of",
+        net,
+    ]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(
+        lines[0].contains("games held back (50 %, seed 1)"),
+        "{stdout}"
+    );
+    let loss = |line: &str| -> f64 {
+        let (loss, path) = line.split_once(' ').unwrap();
+        assert_eq!(path, net);
+        loss.parse().unwrap()
+    };
+    let (first, second) = (loss(lines[1]), loss(lines[2]));
+    assert!(first > 0.0 && first < 0.25, "{stdout}");
+    assert_eq!(first, second);
+}
+
+#[test]
+fn a_net_that_cannot_be_read_or_nothing_held_back_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = games(dir.path());
+    let data = data.to_str().unwrap();
+    let missing = dir.path().join("missing.nnue");
+    let run = trainer(&[data, "--loss-of", missing.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("missing.nnue"));
+    let net = default_net();
+    let run = trainer(&[
+        data,
+        "--validation-percent",
+        "0",
+        "--loss-of",
+        net.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("holds back no positions"));
+}
