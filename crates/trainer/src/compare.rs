@@ -3,16 +3,17 @@
 //!
 //! Design note: a net's own validation loss is measured on its own split, so two nets trained
 //! on different data cannot be compared by it. Here the games held back are chosen exactly as
-//! training chooses them (`held_back`, `trained_on`): with the seed and percentage of a run, they
+//! training chooses them (`split_game`): with the seed and percentage of a run, they
 //! are that run's validation games, which a net trained on a subset of the same files with the
 //! same seed never saw either. Each net is read as the engine reads it
 //! (`Network::evaluate_full`), so its quantisation is part of what is measured; its centipawns
 //! divided by its output scale give back the trained output, so a rescaled net keeps its loss.
 
-use crate::data::{held_back, result_for, trained_on};
+use crate::data::{read_games, result_for, split_game};
+use crate::threads::map_parts;
 use crate::train::{output_loss, TrainSettings};
 use std::path::Path;
-use tropa::datagen::format::{read_path, Sample};
+use tropa::datagen::format::Sample;
 use tropa::eval::nnue::Network;
 
 /// The losses of several nets on the same held-back positions.
@@ -49,37 +50,24 @@ pub fn held_back_losses(
     seed: u64,
     settings: &TrainSettings,
 ) -> Result<Comparison, String> {
-    let mut games = 0;
-    let mut positions = 0;
+    let (mut games, mut positions) = (0, 0);
+    let mut samples: Vec<Sample> = Vec::new();
     let mut sums = vec![0.0; nets.len()];
     for path in paths {
-        let file = read_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let held: Vec<_> = file
-            .games
-            .iter()
-            .filter(|game| held_back(u64::from(game.index), validation_percent, seed))
-            .collect();
-        games += held.len();
-        let samples: Vec<Sample> = held
-            .iter()
-            .flat_map(|game| game.samples())
-            .filter(trained_on)
-            .collect();
-        positions += samples.len();
-        if samples.is_empty() {
-            continue;
-        }
-        let chunk = samples.len().div_ceil(settings.threads.max(1));
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = samples
-                .chunks(chunk)
-                .map(|part| scope.spawn(move || loss_sums(nets, part, settings)))
-                .collect();
-            for handle in handles {
-                let part = handle.join().expect("loss thread");
-                sums.iter_mut().zip(part).for_each(|(sum, p)| *sum += p);
+        samples.clear();
+        for game in &read_games(path)? {
+            let (held, game_samples) = split_game(game, validation_percent, seed);
+            if held {
+                games += 1;
+                samples.extend(game_samples);
             }
-        });
+        }
+        positions += samples.len();
+        for part in map_parts(&samples, settings.threads, |part| {
+            loss_sums(nets, part, settings)
+        }) {
+            sums.iter_mut().zip(part).for_each(|(sum, p)| *sum += p);
+        }
     }
     let losses = sums
         .into_iter()
@@ -122,8 +110,8 @@ mod tests {
 
     #[test]
     fn held_back_losses_are_the_validation_loss_of_the_net_the_engine_reads() {
-        let path = std::env::temp_dir().join(format!("tropa-compare-{}", std::process::id()));
-        let _ = std::fs::remove_file(&path);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.dg");
         let run = tropa::datagen::RunSettings {
             play: tropa::datagen::play::PlaySettings {
                 nodes: 300,
@@ -148,7 +136,6 @@ mod tests {
         let rescaled = read(&trained).with_scale(250).unwrap();
         let nets = [read(&trained), rescaled, read(&untrained)];
         let comparison = held_back_losses(&nets, &[path.as_path()], percent, seed, &s).unwrap();
-        let _ = std::fs::remove_file(&path);
 
         // The same positions as training's validation set, and the float net's loss on them
         // within what quantisation changes (a few centipawns on each output; measured: 0.1 %).

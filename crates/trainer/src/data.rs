@@ -116,10 +116,30 @@ pub fn held_back(stream: u64, validation_percent: usize, seed: u64) -> bool {
     Rng::for_stream(seed, stream).below(100) < validation_percent
 }
 
-/// Whether a data-file sample is a training (or validation) position: mates and scores near
-/// them are left out.
-pub fn trained_on(sample: &Sample) -> bool {
-    sample.score.abs() <= MAX_SCORE
+/// Whether `game` is held back for validation, and the positions of it that training (or
+/// validation) uses: its quiet positions but mates and scores near them.
+pub fn split_game(
+    game: &GameRecord,
+    validation_percent: usize,
+    seed: u64,
+) -> (bool, impl Iterator<Item = Sample> + '_) {
+    (
+        held_back(u64::from(game.index), validation_percent, seed),
+        game.samples().filter(|s| s.score.abs() <= MAX_SCORE),
+    )
+}
+
+/// The games of the data file at `path` (plain or `.xz`), reporting a torn last game left out.
+pub fn read_games(path: &Path) -> Result<Vec<GameRecord>, String> {
+    let file = read_path(path).map_err(|e| e.to_string())?;
+    if file.dropped > 0 {
+        eprintln!(
+            "{}: {} bytes of a torn last game ignored",
+            path.display(),
+            file.dropped
+        );
+    }
+    Ok(file.games)
 }
 
 /// Training and validation positions.
@@ -166,9 +186,9 @@ impl DataSet {
         }
     }
 
-    /// The set a game (or a labelled block) of split stream `stream` goes to.
-    fn set_for(&mut self, stream: u64, validation_percent: usize, seed: u64) -> &mut Vec<Position> {
-        if held_back(stream, validation_percent, seed) {
+    /// The validation set if `held_back`, else the training set.
+    fn set(&mut self, held_back: bool) -> &mut Vec<Position> {
+        if held_back {
             &mut self.validation
         } else {
             &mut self.train
@@ -180,12 +200,9 @@ impl DataSet {
     pub fn add_games(&mut self, games: &[GameRecord], validation_percent: usize, seed: u64) {
         let layout = self.king_buckets;
         for game in games {
-            self.set_for(u64::from(game.index), validation_percent, seed)
-                .extend(
-                    game.samples()
-                        .filter(trained_on)
-                        .map(|s| Position::from_sample(&s, &layout)),
-                );
+            let (held, samples) = split_game(game, validation_percent, seed);
+            self.set(held)
+                .extend(samples.map(|s| Position::from_sample(&s, &layout)));
             self.games += 1;
         }
     }
@@ -207,8 +224,12 @@ impl DataSet {
                 continue;
             };
             let block = (index / LABELLED_BLOCK) as u64;
-            self.set_for(LABELLED_STREAMS + block, validation_percent, seed)
-                .push(position);
+            self.set(held_back(
+                LABELLED_STREAMS + block,
+                validation_percent,
+                seed,
+            ))
+            .push(position);
             self.labelled += 1;
         }
         Ok(left_out)
@@ -246,15 +267,7 @@ impl DataSet {
     ) -> Result<DataSet, String> {
         let mut set = DataSet::new(layout);
         for path in paths {
-            let file = read_path(path).map_err(|e| e.to_string())?;
-            if file.dropped > 0 {
-                eprintln!(
-                    "{}: {} bytes of a torn last game ignored",
-                    path.display(),
-                    file.dropped
-                );
-            }
-            set.add_games(&file.games, validation_percent, seed);
+            set.add_games(&read_games(path)?, validation_percent, seed);
         }
         Ok(set)
     }

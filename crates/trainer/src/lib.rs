@@ -7,7 +7,7 @@
 //! net format), never the other way round, so the engine and the trainer cannot disagree on
 //! what a feature or a file is. `data` reads positions, `net` is the float net and its
 //! quantisation, `train` the loop, `manifest` the record kept beside each net, `compare` the
-//! loss of finished nets on the same held-back games.
+//! loss of finished nets on the same held-back games, `threads` the work split over threads.
 
 // `///` on every public item is a rule of the project; the compiler keeps it.
 #![warn(missing_docs)]
@@ -16,6 +16,7 @@ pub mod compare;
 pub mod data;
 pub mod manifest;
 pub mod net;
+pub mod threads;
 pub mod train;
 
 #[cfg(test)]

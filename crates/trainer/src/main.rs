@@ -36,7 +36,8 @@ struct Args {
     /// DATA with --seed and --validation-percent would hold back, with --result-weight and
     /// --scale; nets trained on other splits compared on the same games.
     #[arg(long, value_name = "NET", requires = "data")]
-    #[arg(conflicts_with_all = ["rescale", "labelled"])]
+    #[arg(conflicts_with_all = ["rescale", "labelled", "output", "output_scale", "hidden",
+        "buckets", "king_buckets", "mirror", "epochs", "batch", "learning_rate"])]
     loss_of: Vec<PathBuf>,
     /// Centipawns per unit of output written into the net (default: the training scale, 400).
     /// A net whose scores run wider than the hand-crafted evaluation's gets 400 / slope, the
@@ -114,7 +115,7 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
 }
 
 /// Where to write the net (clap asks for it unless `--loss-of` is given).
-fn output(args: &Args) -> Result<&Path, String> {
+fn output_path(args: &Args) -> Result<&Path, String> {
     args.output
         .as_deref()
         .ok_or_else(|| "--output is needed".to_string())
@@ -198,13 +199,17 @@ fn compare(args: &Args) -> Result<(), String> {
 
 fn run(args: &Args) -> Result<(), String> {
     if let Some(source) = &args.rescale {
-        return rescale(args, source, output(args)?);
+        return rescale(args, source, output_path(args)?);
     }
-    if args.validation_percent > 50 || args.batch == 0 || args.epochs == 0 {
-        return Err("--validation-percent at most 50, --batch and --epochs positive".into());
+    if args.validation_percent > 50 {
+        return Err("--validation-percent must be at most 50".into());
     }
     if !args.loss_of.is_empty() {
         return compare(args);
+    }
+    let output = output_path(args)?;
+    if args.batch == 0 || args.epochs == 0 {
+        return Err("--batch and --epochs must be positive".into());
     }
     if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.hidden > 4096 {
         return Err("--hidden must be a multiple of 16 up to 4096".into());
@@ -250,7 +255,6 @@ fn run(args: &Args) -> Result<(), String> {
         set.validation.len()
     );
     let settings = settings(args);
-    let output = output(args)?;
     let mut net = FloatNet::random(args.hidden, args.buckets, king_buckets, args.seed);
     let start = Instant::now();
     let losses = train(&mut net, &set.train, &set.validation, &settings, &mut |l| {

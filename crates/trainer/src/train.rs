@@ -10,6 +10,7 @@
 
 use crate::data::Position;
 use crate::net::{sigmoid, FloatNet};
+use crate::threads::map_parts;
 use tropa::eval::nnue::TRAINING_SCALE;
 use tropa::util::Rng;
 
@@ -55,9 +56,14 @@ fn target(score: i16, result: f32, s: &TrainSettings) -> f32 {
     (1.0 - s.result_weight) * sigmoid(f32::from(score) / s.scale) + s.result_weight * result
 }
 
+/// The sigmoid's argument per unit of the net's output.
+fn sigmoid_slope(s: &TrainSettings) -> f32 {
+    TRAINING_SCALE as f32 / s.scale
+}
+
 /// The net's prediction for an output of `output` (in units of `TRAINING_SCALE` centipawns).
 fn prediction(output: f32, s: &TrainSettings) -> f32 {
-    sigmoid(output * TRAINING_SCALE as f32 / s.scale)
+    sigmoid(output * sigmoid_slope(s))
 }
 
 /// The loss of an output of `output` (in units of `TRAINING_SCALE` centipawns) on a position
@@ -71,7 +77,7 @@ pub fn output_loss(output: f32, score: i16, result: f32, s: &TrainSettings) -> f
 /// The loss of `pos`, and its derivative by the net's output.
 fn loss(net: &FloatNet, pos: &Position, s: &TrainSettings, grad: Option<&mut [f32]>) -> f32 {
     let act = net.forward(pos);
-    let k = TRAINING_SCALE as f32 / s.scale;
+    let k = sigmoid_slope(s);
     let p = prediction(act.output, s);
     let e = p - target(pos.score, pos.result, s);
     if let Some(grad) = grad {
@@ -85,23 +91,13 @@ pub fn mean_loss(net: &FloatNet, positions: &[Position], s: &TrainSettings) -> f
     if positions.is_empty() {
         return f32::NAN;
     }
-    let chunk = positions.len().div_ceil(s.threads.max(1));
-    let total: f64 = std::thread::scope(|scope| {
-        let handles: Vec<_> = positions
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|p| f64::from(loss(net, p, s, None)))
-                        .sum::<f64>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("loss thread"))
-            .sum()
-    });
+    let total: f64 = map_parts(positions, s.threads, |part| {
+        part.iter()
+            .map(|p| f64::from(loss(net, p, s, None)))
+            .sum::<f64>()
+    })
+    .into_iter()
+    .sum();
     (total / positions.len() as f64) as f32
 }
 

@@ -1,5 +1,6 @@
 //! `tropa-trainer DATA --loss-of NET…`: one line a net on the same held-back games, and bad
-//! input (a net that cannot be read, a split that holds nothing back) refused with a message.
+//! input (a net that cannot be read, a split that holds nothing back, a training option that
+//! would do nothing) refused with a message.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -90,4 +91,22 @@ fn a_net_that_cannot_be_read_or_nothing_held_back_is_an_error() {
     ]);
     assert_eq!(run.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&run.stderr).contains("holds back no positions"));
+}
+
+#[test]
+fn a_training_option_with_loss_of_is_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = games(dir.path());
+    let out = dir.path().join("net.nnue");
+    let net = default_net();
+    let run = trainer(&[
+        data.to_str().unwrap(),
+        "--loss-of",
+        net.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!run.status.success());
+    assert!(String::from_utf8_lossy(&run.stderr).contains("cannot be used with"));
+    assert!(!out.exists());
 }
