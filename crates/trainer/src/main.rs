@@ -266,6 +266,23 @@ fn run(args: &Args) -> Result<(), String> {
     });
     let quantised = scaled(net.quantise(), args.output_scale)?;
     write(output, &quantised.to_bytes())?;
+    // The engine's reading of the written net on the same validation games (read again from
+    // the files: the positions kept for training have no boards).
+    let quantised_validation = if args.labelled.is_empty() {
+        let read = held_back_losses(
+            std::slice::from_ref(&quantised),
+            &paths,
+            args.validation_percent,
+            args.seed,
+            &settings,
+        )?;
+        (read.positions == set.validation.len() && read.positions > 0).then(|| read.losses[0])
+    } else {
+        None
+    };
+    if let Some(loss) = quantised_validation {
+        eprintln!("validation loss of the written net as the engine reads it: {loss:.6}");
+    }
     let manifest = Manifest {
         commit: commit(),
         data,
@@ -280,6 +297,7 @@ fn run(args: &Args) -> Result<(), String> {
         losses: &losses,
         net_sha256: sha256_file(output)?,
         output_scale: quantised.scale(),
+        quantised_validation,
     };
     let manifest_path = PathBuf::from(format!("{}.json", output.display()));
     write(&manifest_path, manifest.to_json().as_bytes())?;

@@ -72,6 +72,10 @@ pub struct Manifest<'a> {
     pub net_sha256: String,
     /// Centipawns per unit of output written into the net.
     pub output_scale: i32,
+    /// The validation loss of the written net as the engine reads it (`crate::compare`): what
+    /// quantisation cost against the last epoch's. `None` when labelled files were trained on,
+    /// whose validation positions that reading does not cover.
+    pub quantised_validation: Option<f64>,
 }
 
 impl Manifest<'_> {
@@ -100,7 +104,7 @@ impl Manifest<'_> {
             words => format!(", {words}"),
         };
         format!(
-            "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"architecture\": \"(768 -> {})x2 -> 1, SCReLU, {} output buckets{}\",\n  \"data\": [{}],\n  \"games\": {},\n  \"labelled_positions\": {},\n  \"labelled_score_factor\": {},\n  \"train_positions\": {},\n  \"validation_positions\": {},\n  \"seed\": {},\n  \"epochs\": {},\n  \"batch\": {},\n  \"learning_rate\": {},\n  \"mirror\": {},\n  \"result_weight\": {},\n  \"scale\": {},\n  \"output_scale\": {},\n  \"losses\": [\n    {}\n  ]\n}}\n",
+            "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"architecture\": \"(768 -> {})x2 -> 1, SCReLU, {} output buckets{}\",\n  \"data\": [{}],\n  \"games\": {},\n  \"labelled_positions\": {},\n  \"labelled_score_factor\": {},\n  \"train_positions\": {},\n  \"validation_positions\": {},\n  \"seed\": {},\n  \"epochs\": {},\n  \"batch\": {},\n  \"learning_rate\": {},\n  \"mirror\": {},\n  \"result_weight\": {},\n  \"scale\": {},\n  \"output_scale\": {},\n  \"quantised_validation\": {},\n  \"losses\": [\n    {}\n  ]\n}}\n",
             quote(&self.commit),
             quote(&self.net_sha256),
             self.hidden,
@@ -120,6 +124,8 @@ impl Manifest<'_> {
             number(s.result_weight),
             number(s.scale),
             self.output_scale,
+            self.quantised_validation
+                .map_or_else(|| "null".into(), |loss| number(loss as f32)),
             losses.join(",\n    ")
         )
     }
