@@ -266,17 +266,24 @@ fn run(args: &Args) -> Result<(), String> {
     });
     let quantised = scaled(net.quantise(), args.output_scale)?;
     write(output, &quantised.to_bytes())?;
-    // The engine's reading of the written net on the same validation games (read again from
-    // the files: the positions kept for training have no boards).
+    // The engine's reading of the written net on the same validation games, read again from
+    // the files (the positions kept for training have no boards). A file that cannot be read
+    // now costs this figure only, not the manifest of hours of training.
     let quantised_validation = if args.labelled.is_empty() {
-        let read = held_back_losses(
+        match held_back_losses(
             std::slice::from_ref(&quantised),
             &paths,
             args.validation_percent,
             args.seed,
             &settings,
-        )?;
-        (read.positions == set.validation.len() && read.positions > 0).then(|| read.losses[0])
+        ) {
+            Ok(read) => (read.positions == set.validation.len() && read.positions > 0)
+                .then(|| read.losses[0]),
+            Err(e) => {
+                eprintln!("tropa-trainer: the written net's validation loss not measured: {e}");
+                None
+            }
+        }
     } else {
         None
     };
