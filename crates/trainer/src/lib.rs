@@ -7,7 +7,8 @@
 //! net format), never the other way round, so the engine and the trainer cannot disagree on
 //! what a feature or a file is. `data` reads positions, `net` is the float net and its
 //! quantisation, `train` the loop, `manifest` the record kept beside each net, `compare` the
-//! loss of finished nets on the same held-back games, `threads` the work split over threads.
+//! loss of finished nets on the same held-back games, `refine` the output layer's rounding
+//! fitted to data, `threads` the work split over threads.
 
 // `///` on every public item is a rule of the project; the compiler keeps it.
 #![warn(missing_docs)]
@@ -16,6 +17,7 @@ pub mod compare;
 pub mod data;
 pub mod manifest;
 pub mod net;
+pub mod refine;
 pub mod threads;
 pub mod train;
 

@@ -6,14 +6,15 @@ use std::time::Instant;
 use tropa::eval::nnue::{KingBuckets, Network, MAX_OUTPUT_BUCKETS, SCALE_RANGE, TRAINING_SCALE};
 use tropa_trainer::compare::held_back_losses;
 use tropa_trainer::data::DataSet;
-use tropa_trainer::manifest::{rescaled_json, sha256_file, Manifest};
+use tropa_trainer::manifest::{refined_json, rescaled_json, sha256_file, Manifest};
 use tropa_trainer::net::FloatNet;
+use tropa_trainer::refine::refine_output;
 use tropa_trainer::train::{train, TrainSettings};
 
 /// Trains the net (768·K -> N)x2 -> 1 with K king buckets and B output buckets and writes it in
 /// the engine's format, with a manifest (`<output>.json`) beside it; or, with `--rescale`, writes
 /// a trained net again with another output scale; or, with `--loss-of`, compares finished nets on
-/// the same held-back games.
+/// the same held-back games; or, with `--refine`, fits a net's output rounding to data.
 #[derive(Parser, Debug)]
 #[command(name = "tropa-trainer", version, about)]
 struct Args {
@@ -39,6 +40,15 @@ struct Args {
     #[arg(conflicts_with_all = ["rescale", "labelled", "output", "output_scale", "hidden",
         "buckets", "king_buckets", "mirror", "epochs", "batch", "learning_rate"])]
     loss_of: Vec<PathBuf>,
+    /// Instead of training: this net with its output layer's rounding fitted to the training
+    /// games of DATA (see --refine-every), written to --output.
+    #[arg(long, value_name = "NET", requires_all = ["data", "output"])]
+    #[arg(conflicts_with_all = ["rescale", "loss_of", "labelled", "output_scale", "hidden",
+        "buckets", "king_buckets", "mirror", "epochs", "batch", "learning_rate"])]
+    refine: Option<PathBuf>,
+    /// With --refine: one training position in this many is summed.
+    #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u32).range(1..))]
+    refine_every: u32,
     /// Centipawns per unit of output written into the net (default: the training scale, 400).
     /// A net whose scores run wider than the hand-crafted evaluation's gets 400 / slope, the
     /// slope measured by scripts/eval_scale.py.
@@ -197,6 +207,54 @@ fn compare(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
+/// `--refine`: the net at `source` with its output layer refitted, written to `output` with a
+/// manifest.
+fn refine(args: &Args, source: &Path, output: &Path) -> Result<(), String> {
+    let net = Network::load(source).map_err(|e| e.to_string())?;
+    let paths: Vec<&Path> = args.data.iter().map(PathBuf::as_path).collect();
+    let data = checksums(&paths)?;
+    let settings = settings(args);
+    let every = args.refine_every as usize;
+    let (refined, refit) = refine_output(
+        &net,
+        &paths,
+        every,
+        args.validation_percent,
+        args.seed,
+        &settings,
+    )?;
+    write(output, &refined.to_bytes())?;
+    let manifest = refined_json(
+        &commit(),
+        &sha256_file(output)?,
+        (&source.display().to_string(), &sha256_file(source)?),
+        &data,
+        (every, &settings),
+        &refit,
+    );
+    let manifest_path = PathBuf::from(format!("{}.json", output.display()));
+    write(&manifest_path, manifest.as_bytes())?;
+    println!(
+        "{}: {} of the output layer's values changed on {} training positions (predicted loss \
+         change {:.2e}), written with {}",
+        output.display(),
+        refit.changed,
+        refit.positions,
+        refit.predicted,
+        manifest_path.display()
+    );
+    Ok(())
+}
+
+/// Each file with its SHA-256, taken when the data is read, not after hours of work: a file
+/// replaced or moved meanwhile would otherwise be named with the wrong sum.
+fn checksums(paths: &[&Path]) -> Result<Vec<(String, String)>, String> {
+    paths
+        .iter()
+        .map(|p| Ok((p.display().to_string(), sha256_file(p)?)))
+        .collect()
+}
+
 fn run(args: &Args) -> Result<(), String> {
     if let Some(source) = &args.rescale {
         return rescale(args, source, output_path(args)?);
@@ -206,6 +264,9 @@ fn run(args: &Args) -> Result<(), String> {
     }
     if !args.loss_of.is_empty() {
         return compare(args);
+    }
+    if let Some(source) = &args.refine {
+        return refine(args, source, output_path(args)?);
     }
     let output = output_path(args)?;
     if args.batch == 0 || args.epochs == 0 {
@@ -226,15 +287,12 @@ fn run(args: &Args) -> Result<(), String> {
         return Err("--labelled-score-factor must be above 0 and at most 100".into());
     }
     let paths: Vec<&Path> = args.data.iter().map(PathBuf::as_path).collect();
-    // The manifest's checksums are taken when the data is read, not after hours of training:
-    // a file replaced or moved meanwhile would otherwise be named with the wrong sum, or end
-    // the run after the training without a manifest.
-    let data = paths
+    let all: Vec<&Path> = paths
         .iter()
         .copied()
         .chain(args.labelled.iter().map(PathBuf::as_path))
-        .map(|p| Ok((p.display().to_string(), sha256_file(p)?)))
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect();
+    let data = checksums(&all)?;
     let mut set = DataSet::load(&paths, king_buckets, args.validation_percent, args.seed)?;
     for path in &args.labelled {
         set.load_labelled(

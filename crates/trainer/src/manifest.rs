@@ -1,6 +1,7 @@
 //! The manifest kept beside each net: what it was trained on and how, so that a net can be
 //! reproduced and compared (JSON, written by hand: a handful of fields need no library).
 
+use crate::refine::Refit;
 use crate::train::{EpochLoss, TrainSettings};
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
@@ -146,5 +147,36 @@ pub fn rescaled_json(
         quote(net_sha256),
         quote(file),
         quote(sha256),
+    )
+}
+
+/// The manifest of a net whose output layer was refitted (`tropa-trainer --refine`): the engine
+/// commit, the new file's SHA-256, the source net with its SHA-256, the data files with theirs,
+/// the sampling and target, and what the refit did.
+pub fn refined_json(
+    commit: &str,
+    net_sha256: &str,
+    source: (&str, &str),
+    data: &[(String, String)],
+    (every, settings): (usize, &TrainSettings),
+    refit: &Refit,
+) -> String {
+    let data: Vec<String> = data
+        .iter()
+        .map(|(f, h)| format!("{{\"file\": {}, \"sha256\": {}}}", quote(f), quote(h)))
+        .collect();
+    format!(
+        "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"refined_from\": {{\"file\": {}, \"sha256\": {}}},\n  \"data\": [{}],\n  \"seed\": {},\n  \"one_position_in\": {every},\n  \"positions\": {},\n  \"result_weight\": {},\n  \"scale\": {},\n  \"changed\": {},\n  \"predicted_loss_change\": {:e}\n}}\n",
+        quote(commit),
+        quote(net_sha256),
+        quote(source.0),
+        quote(source.1),
+        data.join(", "),
+        settings.seed,
+        refit.positions,
+        number(settings.result_weight),
+        number(settings.scale),
+        refit.changed,
+        refit.predicted,
     )
 }

@@ -57,7 +57,7 @@ fn target(score: i16, result: f32, s: &TrainSettings) -> f32 {
 }
 
 /// The sigmoid's argument per unit of the net's output.
-fn sigmoid_slope(s: &TrainSettings) -> f32 {
+pub fn sigmoid_slope(s: &TrainSettings) -> f32 {
     TRAINING_SCALE as f32 / s.scale
 }
 
@@ -70,16 +70,23 @@ fn prediction(output: f32, s: &TrainSettings) -> f32 {
 /// with search score `score` and `result` (side to move's view): the measure the trainer
 /// minimises, for nets that are no longer float ones (`crate::compare`).
 pub fn output_loss(output: f32, score: i16, result: f32, s: &TrainSettings) -> f32 {
-    let e = prediction(output, s) - target(score, result, s);
+    let (e, _) = output_error(output, score, result, s);
     e * e
+}
+
+/// The prediction's error against the target for an output of `output` (in units of
+/// `TRAINING_SCALE` centipawns) on a position with search score `score` and `result`, and the
+/// prediction itself.
+pub fn output_error(output: f32, score: i16, result: f32, s: &TrainSettings) -> (f32, f32) {
+    let p = prediction(output, s);
+    (p - target(score, result, s), p)
 }
 
 /// The loss of `pos`, and its derivative by the net's output.
 fn loss(net: &FloatNet, pos: &Position, s: &TrainSettings, grad: Option<&mut [f32]>) -> f32 {
     let act = net.forward(pos);
     let k = sigmoid_slope(s);
-    let p = prediction(act.output, s);
-    let e = p - target(pos.score, pos.result, s);
+    let (e, p) = output_error(act.output, pos.score, pos.result, s);
     if let Some(grad) = grad {
         net.backward(pos, &act, 2.0 * e * p * (1.0 - p) * k, grad);
     }

@@ -178,6 +178,28 @@ impl Network {
         shape + ")"
     }
 
+    /// The output layer: `2 × hidden` weights per output bucket (the side to move's half
+    /// first) and one bias per bucket, in units of `QA · QB`.
+    pub fn output_layer(&self) -> (&[i16], &[i32]) {
+        (&self.output_weights, &self.output_biases)
+    }
+
+    /// The same net with another output layer of the same shape (a trainer's refit), the
+    /// weights kept within ±`MAX_OUTPUT_WEIGHT` as in `from_parts`. Panics if the lengths
+    /// differ, a programming error.
+    pub fn with_output_layer(self, weights: Vec<i16>, biases: Vec<i32>) -> Network {
+        assert_eq!(weights.len(), self.output_weights.len());
+        assert_eq!(biases.len(), self.output_biases.len());
+        Network {
+            output_weights: weights
+                .into_iter()
+                .map(|w| w.clamp(-MAX_OUTPUT_WEIGHT as i16, MAX_OUTPUT_WEIGHT as i16))
+                .collect(),
+            output_biases: biases,
+            ..self
+        }
+    }
+
     /// Centipawns per unit of the float output.
     pub fn scale(&self) -> i32 {
         self.scale
