@@ -229,7 +229,7 @@ fn refine(args: &Args, source: &Path, output: &Path) -> Result<(), String> {
         &sha256_file(output)?,
         (&source.display().to_string(), &sha256_file(source)?),
         &data,
-        (every, &settings),
+        (every, args.validation_percent, &settings),
         &refit,
     );
     let manifest_path = PathBuf::from(format!("{}.json", output.display()));

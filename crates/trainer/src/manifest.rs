@@ -152,13 +152,13 @@ pub fn rescaled_json(
 
 /// The manifest of a net whose output layer was refitted (`tropa-trainer --refine`): the engine
 /// commit, the new file's SHA-256, the source net with its SHA-256, the data files with theirs,
-/// the sampling and target, and what the refit did.
+/// the split, sampling and target, and what the refit did.
 pub fn refined_json(
     commit: &str,
     net_sha256: &str,
     source: (&str, &str),
     data: &[(String, String)],
-    (every, settings): (usize, &TrainSettings),
+    (every, validation_percent, settings): (usize, usize, &TrainSettings),
     refit: &Refit,
 ) -> String {
     let data: Vec<String> = data
@@ -166,7 +166,7 @@ pub fn refined_json(
         .map(|(f, h)| format!("{{\"file\": {}, \"sha256\": {}}}", quote(f), quote(h)))
         .collect();
     format!(
-        "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"refined_from\": {{\"file\": {}, \"sha256\": {}}},\n  \"data\": [{}],\n  \"seed\": {},\n  \"one_position_in\": {every},\n  \"positions\": {},\n  \"result_weight\": {},\n  \"scale\": {},\n  \"changed\": {},\n  \"predicted_loss_change\": {:e}\n}}\n",
+        "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"refined_from\": {{\"file\": {}, \"sha256\": {}}},\n  \"data\": [{}],\n  \"seed\": {},\n  \"validation_percent\": {validation_percent},\n  \"one_position_in\": {every},\n  \"positions\": {},\n  \"result_weight\": {},\n  \"scale\": {},\n  \"changed\": {},\n  \"predicted_loss_change\": {:e}\n}}\n",
         quote(commit),
         quote(net_sha256),
         quote(source.0),

@@ -56,6 +56,7 @@ fn a_refitted_net_keeps_its_shape_and_names_its_source() {
     let manifest = std::fs::read_to_string(format!("{out_str}.json")).unwrap();
     assert!(manifest.contains("\"refined_from\""), "{manifest}");
     assert!(manifest.contains("\"one_position_in\": 1"), "{manifest}");
+    assert!(manifest.contains("\"validation_percent\": 5"), "{manifest}");
 
     let missing = dir.path().join("missing.nnue");
     let run = trainer(&[&data, "--refine", missing.to_str().unwrap(), "-o", out_str]);
