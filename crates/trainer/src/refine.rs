@@ -55,7 +55,8 @@ impl Quadratic {
         }
     }
 
-    /// Adds one position: error `e`, slope `c`, and the nonzero coordinates of x.
+    /// Adds one position: error `e`, slope `c`, and the nonzero coordinates of x in ascending
+    /// order (so that each pair lands in the upper triangle).
     fn add(&mut self, e: f64, c: f64, x: &[(usize, f64)]) {
         for (a, &(i, xi)) in x.iter().enumerate() {
             self.g[i] += e * c * xi;
