@@ -91,44 +91,21 @@ mod tests {
     use super::*;
     use crate::data::DataSet;
     use crate::net::FloatNet;
+    use crate::tests::{selfplay_file, settings};
     use crate::train::{mean_loss, train};
     use tropa::eval::nnue::KingBuckets;
-
-    fn settings() -> TrainSettings {
-        TrainSettings {
-            epochs: 4,
-            batch: 64,
-            learning_rate: 0.003,
-            final_drop: false,
-            mirror: false,
-            result_weight: 0.25,
-            scale: 400.0,
-            threads: 2,
-            seed: 5,
-        }
-    }
 
     #[test]
     fn held_back_losses_are_the_validation_loss_of_the_net_the_engine_reads() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("games.dg");
-        let run = tropa::datagen::RunSettings {
-            play: tropa::datagen::play::PlaySettings {
-                nodes: 300,
-                random_plies: 8,
-                openings: Vec::new(),
-            },
-            seed: 4,
-            games: 8,
-            threads: 1,
-            hash_mb: 1,
-            net: None,
-        };
-        tropa::datagen::run(&run, None, &path, &Default::default()).unwrap();
+        let path = selfplay_file(dir.path(), 4, 8);
         let (percent, seed) = (50, 2);
         let set = DataSet::load(&[path.as_path()], KingBuckets::SINGLE, percent, seed).unwrap();
         assert!(!set.train.is_empty() && !set.validation.is_empty());
-        let s = settings();
+        let s = TrainSettings {
+            batch: 64,
+            ..settings(4)
+        };
         let untrained = FloatNet::random(32, 1, KingBuckets::SINGLE, 3);
         let mut trained = untrained.clone();
         train(&mut trained, &set.train, &[], &s, &mut |_| {});

@@ -241,6 +241,7 @@ mod tests {
     use crate::compare::held_back_losses;
     use crate::data::DataSet;
     use crate::net::FloatNet;
+    use crate::tests::{selfplay_file, settings};
     use crate::train::train;
     use tropa::eval::nnue::KingBuckets;
 
@@ -264,31 +265,11 @@ mod tests {
     #[test]
     fn a_refit_lowers_the_loss_it_predicts_on_the_positions_it_fitted() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("games.dg");
-        let run = tropa::datagen::RunSettings {
-            play: tropa::datagen::play::PlaySettings {
-                nodes: 300,
-                random_plies: 8,
-                openings: Vec::new(),
-            },
-            seed: 5,
-            games: 8,
-            threads: 1,
-            hash_mb: 1,
-            net: None,
-        };
-        tropa::datagen::run(&run, None, &path, &Default::default()).unwrap();
+        let path = selfplay_file(dir.path(), 5, 8);
         let paths = [path.as_path()];
         let s = TrainSettings {
-            epochs: 4,
             batch: 64,
-            learning_rate: 0.003,
-            final_drop: false,
-            mirror: false,
-            result_weight: 0.25,
-            scale: 400.0,
-            threads: 2,
-            seed: 5,
+            ..settings(4)
         };
         let set = DataSet::load(&paths, KingBuckets::SINGLE, 0, 1).unwrap();
         let mut float = FloatNet::random(32, 2, KingBuckets::SINGLE, 3);

@@ -6,6 +6,7 @@
 use crate::data::{DataSet, Position};
 use crate::net::FloatNet;
 use crate::train::{mean_loss, train, TrainSettings};
+use std::path::{Path, PathBuf};
 use tropa::datagen::format::{Outcome, Sample};
 use tropa::eval::nnue::{output_bucket, KingBuckets, Network};
 use tropa::rules::{legal_moves, piece_value, Board, Color, Piece};
@@ -55,7 +56,28 @@ fn synthetic_in(count: usize, seed: u64, layout: &KingBuckets) -> Vec<(Board, Po
     out
 }
 
-fn settings(epochs: usize) -> TrainSettings {
+/// A `tropa datagen` file of `games` short self-play games (300 nodes a move, 8 random plies),
+/// `games.dg` in `dir`.
+pub(crate) fn selfplay_file(dir: &Path, seed: u64, games: u32) -> PathBuf {
+    let path = dir.join("games.dg");
+    let run = tropa::datagen::RunSettings {
+        play: tropa::datagen::play::PlaySettings {
+            nodes: 300,
+            random_plies: 8,
+            openings: Vec::new(),
+        },
+        seed,
+        games,
+        threads: 1,
+        hash_mb: 1,
+        net: None,
+    };
+    tropa::datagen::run(&run, None, &path, &Default::default()).unwrap();
+    path
+}
+
+/// Settings for small training runs in tests.
+pub(crate) fn settings(epochs: usize) -> TrainSettings {
     TrainSettings {
         epochs,
         batch: 128,
@@ -181,21 +203,8 @@ fn a_position_trains_only_the_output_layer_of_its_bucket() {
 
 #[test]
 fn datagen_files_become_training_positions() {
-    let path = std::env::temp_dir().join(format!("tropa-trainer-data-{}", std::process::id()));
-    let _ = std::fs::remove_file(&path);
-    let run = tropa::datagen::RunSettings {
-        play: tropa::datagen::play::PlaySettings {
-            nodes: 300,
-            random_plies: 8,
-            openings: Vec::new(),
-        },
-        seed: 3,
-        games: 4,
-        threads: 1,
-        hash_mb: 1,
-        net: None,
-    };
-    tropa::datagen::run(&run, None, &path, &Default::default()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = selfplay_file(dir.path(), 3, 4);
     let set = DataSet::load(&[path.as_path()], KingBuckets::SINGLE, 25, 1).unwrap();
     assert_eq!(set.games, 4);
     assert!(set.train.len() + set.validation.len() > 20);
@@ -206,7 +215,6 @@ fn datagen_files_become_training_positions() {
             .iter()
             .zip(p.them())
             .all(|(&a, &b)| a < 768 && b < 768)));
-    let _ = std::fs::remove_file(path);
 }
 
 #[test]

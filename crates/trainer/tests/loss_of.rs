@@ -2,43 +2,14 @@
 //! input (a net that cannot be read, a split that holds nothing back, a training option that
 //! would do nothing) refused with a message.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn default_net() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../src/eval/nnue/default.nnue")
-}
-
-fn trainer(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tropa-trainer"))
-        .args(args)
-        .output()
-        .expect("run tropa-trainer")
-}
-
-/// Four short self-play games in `dir`.
-fn games(dir: &Path) -> PathBuf {
-    let path = dir.join("games.dg");
-    let run = tropa::datagen::RunSettings {
-        play: tropa::datagen::play::PlaySettings {
-            nodes: 300,
-            random_plies: 8,
-            openings: Vec::new(),
-        },
-        seed: 3,
-        games: 4,
-        threads: 1,
-        hash_mb: 1,
-        net: None,
-    };
-    tropa::datagen::run(&run, None, &path, &Default::default()).unwrap();
-    path
-}
+use common::{default_net, selfplay_file, trainer};
 
 #[test]
 fn each_net_gets_a_line_and_the_same_net_the_same_loss() {
     let dir = tempfile::tempdir().unwrap();
-    let data = games(dir.path());
+    let data = selfplay_file(dir.path(), 3, 4);
     let net = default_net();
     let net = net.to_str().unwrap();
     let run = trainer(&[
@@ -75,7 +46,7 @@ fn each_net_gets_a_line_and_the_same_net_the_same_loss() {
 #[test]
 fn a_net_that_cannot_be_read_or_nothing_held_back_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
-    let data = games(dir.path());
+    let data = selfplay_file(dir.path(), 3, 4);
     let data = data.to_str().unwrap();
     let missing = dir.path().join("missing.nnue");
     let run = trainer(&[data, "--loss-of", missing.to_str().unwrap()]);
@@ -96,7 +67,7 @@ fn a_net_that_cannot_be_read_or_nothing_held_back_is_an_error() {
 #[test]
 fn a_training_option_with_loss_of_is_refused_and_nothing_is_written() {
     let dir = tempfile::tempdir().unwrap();
-    let data = games(dir.path());
+    let data = selfplay_file(dir.path(), 3, 4);
     let out = dir.path().join("net.nnue");
     let net = default_net();
     let run = trainer(&[

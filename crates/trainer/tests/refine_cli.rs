@@ -1,38 +1,16 @@
 //! `tropa-trainer DATA --refine NET -o OUT`: the refitted net and its manifest written, and bad
 //! input (a net that cannot be read, a sampling of zero) refused with a message.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use common::{default_net, selfplay_file, trainer};
+use std::path::Path;
 use tropa::eval::nnue::Network;
-
-fn trainer(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tropa-trainer"))
-        .args(args)
-        .output()
-        .expect("run tropa-trainer")
-}
-
-fn default_net() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../src/eval/nnue/default.nnue")
-}
 
 #[test]
 fn a_refitted_net_keeps_its_shape_and_names_its_source() {
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("games.dg");
-    let run = tropa::datagen::RunSettings {
-        play: tropa::datagen::play::PlaySettings {
-            nodes: 300,
-            random_plies: 8,
-            openings: Vec::new(),
-        },
-        seed: 9,
-        games: 4,
-        threads: 1,
-        hash_mb: 1,
-        net: None,
-    };
-    tropa::datagen::run(&run, None, &data, &Default::default()).unwrap();
+    let data = selfplay_file(dir.path(), 9, 4);
     let (data, net, out) = (
         data.to_str().unwrap().to_string(),
         default_net(),

@@ -1,21 +1,11 @@
 //! `tropa-trainer --rescale`: the net written again with another output scale, its manifest,
 //! and a scale out of range refused without writing anything.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+
+use common::{default_net, trainer};
 use tropa::eval::nnue::Network;
 use tropa::rules::parse_fen;
-
-fn default_net() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../src/eval/nnue/default.nnue")
-}
-
-fn trainer(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_tropa-trainer"))
-        .args(args)
-        .output()
-        .expect("run tropa-trainer")
-}
 
 #[test]
 fn a_rescaled_net_scores_in_proportion_and_names_its_source() {

@@ -1,8 +1,10 @@
 //! `tropa-trainer DATA -o NET`: a net trained from the command line is written with a manifest
 //! that records the engine's reading of it on the validation games next to the float net's.
 
+mod common;
+
+use common::{selfplay_file, trainer};
 use std::path::Path;
-use std::process::Command;
 
 fn json_number(manifest: &str, key: &str) -> Option<f64> {
     let at = manifest.find(&format!("\"{key}\": "))? + key.len() + 4;
@@ -14,35 +16,23 @@ fn json_number(manifest: &str, key: &str) -> Option<f64> {
 #[test]
 fn a_trained_net_records_its_quantised_validation_loss() {
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("games.dg");
-    let run = tropa::datagen::RunSettings {
-        play: tropa::datagen::play::PlaySettings {
-            nodes: 300,
-            random_plies: 8,
-            openings: Vec::new(),
-        },
-        seed: 7,
-        games: 6,
-        threads: 1,
-        hash_mb: 1,
-        net: None,
-    };
-    tropa::datagen::run(&run, None, &data, &Default::default()).unwrap();
+    let data = selfplay_file(dir.path(), 7, 6);
     let net = dir.path().join("net.nnue");
-    let out = Command::new(env!("CARGO_BIN_EXE_tropa-trainer"))
-        .args([
-            data.to_str().unwrap(),
-            "--hidden",
-            "16",
-            "--epochs",
-            "3",
-            "--batch",
-            "64",
-        ])
-        .args(["--threads", "1", "--validation-percent", "50", "-o"])
-        .arg(&net)
-        .output()
-        .expect("run tropa-trainer");
+    let out = trainer(&[
+        data.to_str().unwrap(),
+        "--hidden",
+        "16",
+        "--epochs",
+        "3",
+        "--batch",
+        "64",
+        "--threads",
+        "1",
+        "--validation-percent",
+        "50",
+        "-o",
+        net.to_str().unwrap(),
+    ]);
     assert!(
         out.status.success(),
         "{}",
