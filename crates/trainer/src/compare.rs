@@ -3,13 +3,13 @@
 //!
 //! Design note: a net's own validation loss is measured on its own split, so two nets trained
 //! on different data cannot be compared by it. Here the games held back are chosen exactly as
-//! training chooses them (`split_game`): with the seed and percentage of a run, they
+//! training chooses them (`file_samples`): with the seed and percentage of a run, they
 //! are that run's validation games, which a net trained on a subset of the same files with the
 //! same seed never saw either. Each net is read as the engine reads it
 //! (`Network::evaluate_full`), so its quantisation is part of what is measured; its centipawns
 //! divided by its output scale give back the trained output, so a rescaled net keeps its loss.
 
-use crate::data::{read_games, result_for, split_game};
+use crate::data::{file_samples, result_for};
 use crate::threads::map_parts;
 use crate::train::{output_loss, TrainSettings};
 use std::path::Path;
@@ -51,17 +51,10 @@ pub fn held_back_losses(
     settings: &TrainSettings,
 ) -> Result<Comparison, String> {
     let (mut games, mut positions) = (0, 0);
-    let mut samples: Vec<Sample> = Vec::new();
     let mut sums = vec![0.0; nets.len()];
     for path in paths {
-        samples.clear();
-        for game in &read_games(path)? {
-            let (held, game_samples) = split_game(game, validation_percent, seed);
-            if held {
-                games += 1;
-                samples.extend(game_samples);
-            }
-        }
+        let (held, samples) = file_samples(path, validation_percent, seed, true)?;
+        games += held;
         positions += samples.len();
         for part in map_parts(&samples, settings.threads, |part| {
             loss_sums(nets, part, settings)

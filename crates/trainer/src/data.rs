@@ -118,7 +118,7 @@ pub fn held_back(stream: u64, validation_percent: usize, seed: u64) -> bool {
 
 /// Whether `game` is held back for validation, and the positions of it that training (or
 /// validation) uses: its quiet positions but mates and scores near them.
-pub fn split_game(
+fn split_game(
     game: &GameRecord,
     validation_percent: usize,
     seed: u64,
@@ -129,8 +129,29 @@ pub fn split_game(
     )
 }
 
+/// The usable positions of the games of the data file at `path` that a split by
+/// `validation_percent` and `seed` holds back (`held_back`) or trains on (`!held_back`), with
+/// the number of those games.
+pub fn file_samples(
+    path: &Path,
+    validation_percent: usize,
+    seed: u64,
+    held_back: bool,
+) -> Result<(usize, Vec<Sample>), String> {
+    let mut games = 0;
+    let mut samples = Vec::new();
+    for game in &read_games(path)? {
+        let (held, game_samples) = split_game(game, validation_percent, seed);
+        if held == held_back {
+            games += 1;
+            samples.extend(game_samples);
+        }
+    }
+    Ok((games, samples))
+}
+
 /// The games of the data file at `path` (plain or `.xz`), reporting a torn last game left out.
-pub fn read_games(path: &Path) -> Result<Vec<GameRecord>, String> {
+fn read_games(path: &Path) -> Result<Vec<GameRecord>, String> {
     let file = read_path(path).map_err(|e| e.to_string())?;
     if file.dropped > 0 {
         eprintln!(

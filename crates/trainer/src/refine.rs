@@ -14,7 +14,7 @@
 //! touched, so the search sees the same accumulators; only positions of games that training
 //! used are read, so the held-back games still measure the result.
 
-use crate::data::{read_games, result_for, split_game};
+use crate::data::{file_samples, result_for};
 use crate::threads::map_parts;
 use crate::train::{output_error, sigmoid_slope, TrainSettings};
 use std::path::Path;
@@ -181,15 +181,9 @@ pub fn refine_output(
     let mut rng = Rng::for_stream(seed, 2);
     let mut sums: Option<Vec<Quadratic>> = None;
     let mut positions = 0;
-    let mut samples = Vec::new();
     for path in paths {
-        samples.clear();
-        for game in &read_games(path)? {
-            let (held, game_samples) = split_game(game, validation_percent, seed);
-            if !held {
-                samples.extend(game_samples.filter(|_| rng.below(every.max(1)) == 0));
-            }
-        }
+        let (_, mut samples) = file_samples(path, validation_percent, seed, false)?;
+        samples.retain(|_| rng.below(every.max(1)) == 0);
         positions += samples.len();
         for part in map_parts(&samples, settings.threads, |part| {
             quadratics(net, part, settings)
