@@ -6,10 +6,14 @@ use std::time::Instant;
 use tropa::eval::nnue::{KingBuckets, Network, MAX_OUTPUT_BUCKETS, SCALE_RANGE, TRAINING_SCALE};
 use tropa_trainer::compare::held_back_losses;
 use tropa_trainer::data::DataSet;
-use tropa_trainer::manifest::{refined_json, rescaled_json, sha256_file, Manifest};
+use tropa_trainer::manifest::{refined_json, rescaled_json, sha256_file, Manifest, TrainedRefit};
 use tropa_trainer::net::FloatNet;
 use tropa_trainer::refine::refine_output;
 use tropa_trainer::train::{train, TrainSettings};
+
+/// `--refine`'s sample when none is given: one training position in 5. On net 10b8 one in 25
+/// learned its sample (docs/learned-evaluation.md, "The output layer's rounding fitted to data").
+const DEFAULT_REFINE_EVERY: u32 = 5;
 
 /// Trains the net (768·K -> N)x2 -> 1 with K king buckets and B output buckets and writes it in
 /// the engine's format, with a manifest (`<output>.json`) beside it; or, with `--rescale`, writes
@@ -46,9 +50,11 @@ struct Args {
     #[arg(conflicts_with_all = ["rescale", "loss_of", "labelled", "output_scale", "hidden",
         "buckets", "king_buckets", "mirror", "epochs", "batch", "learning_rate"])]
     refine: Option<PathBuf>,
-    /// With --refine: one training position in this many is summed.
-    #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u32).range(1..))]
-    refine_every: u32,
+    /// The output refit sums one training position in K: with --refine (default 5); given
+    /// with training, the trained net is refitted so before it is written.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(conflicts_with_all = ["rescale", "loss_of", "labelled"])]
+    refine_every: Option<u32>,
     /// Centipawns per unit of output written into the net (default: the training scale, 400).
     /// A net whose scores run wider than the hand-crafted evaluation's gets 400 / slope, the
     /// slope measured by scripts/eval_scale.py.
@@ -214,7 +220,7 @@ fn refine(args: &Args, source: &Path, output: &Path) -> Result<(), String> {
     let paths: Vec<&Path> = args.data.iter().map(PathBuf::as_path).collect();
     let data = checksums(&paths)?;
     let settings = settings(args);
-    let every = args.refine_every as usize;
+    let every = args.refine_every.unwrap_or(DEFAULT_REFINE_EVERY) as usize;
     let (refined, refit) = refine_output(
         &net,
         &paths,
@@ -322,30 +328,39 @@ fn run(args: &Args) -> Result<(), String> {
             l.epoch, l.train, l.validation
         );
     });
-    let quantised = scaled(net.quantise(), args.output_scale)?;
-    write(output, &quantised.to_bytes())?;
-    // The engine's reading of the written net on the same validation games, read again from
-    // the files (the positions kept for training have no boards). A file that cannot be read
-    // now costs this figure only, not the manifest of hours of training.
-    let quantised_validation = if args.labelled.is_empty() {
-        match held_back_losses(
-            std::slice::from_ref(&quantised),
+    let rounded = scaled(net.quantise(), args.output_scale)?;
+    // A refit that fails (a data file unreadable now) must not cost the trained net: it is
+    // written as rounded, and the error reported after.
+    let (written, refit, refit_error) = match args.refine_every {
+        None => (rounded, None, None),
+        Some(every) => match refine_output(
+            &rounded,
             &paths,
+            every as usize,
             args.validation_percent,
             args.seed,
             &settings,
         ) {
-            Ok(read) => (read.positions == set.validation.len() && read.positions > 0)
-                .then(|| read.losses[0]),
-            Err(e) => {
-                eprintln!("tropa-trainer: the written net's validation loss not measured: {e}");
-                None
+            Ok((refined, refit)) => {
+                eprintln!(
+                    "refit: {} of the output layer's values changed on {} training positions",
+                    refit.changed, refit.positions
+                );
+                (refined, Some((every as usize, refit, rounded)), None)
             }
-        }
-    } else {
-        None
+            Err(e) => (rounded, None, Some(e)),
+        },
     };
-    if let Some(loss) = quantised_validation {
+    write(output, &written.to_bytes())?;
+    let validation = engine_validation(
+        args,
+        &paths,
+        &settings,
+        &set,
+        &written,
+        refit.as_ref().map(|r| &r.2),
+    );
+    if let Some(loss) = validation.0 {
         eprintln!("validation loss of the written net as the engine reads it: {loss:.6}");
     }
     let manifest = Manifest {
@@ -361,11 +376,23 @@ fn run(args: &Args) -> Result<(), String> {
         settings: &settings,
         losses: &losses,
         net_sha256: sha256_file(output)?,
-        output_scale: quantised.scale(),
-        quantised_validation,
+        output_scale: written.scale(),
+        quantised_validation: validation.0,
+        refit: refit.map(|(every, refit, _)| TrainedRefit {
+            every,
+            refit,
+            rounded_validation: validation.1,
+        }),
     };
     let manifest_path = PathBuf::from(format!("{}.json", output.display()));
     write(&manifest_path, manifest.to_json().as_bytes())?;
+    if let Some(e) = refit_error {
+        return Err(format!(
+            "{} written with {} without the refit, which failed: {e}",
+            output.display(),
+            manifest_path.display()
+        ));
+    }
     println!(
         "{}: written with {} ({} positions/s)",
         output.display(),
@@ -373,6 +400,37 @@ fn run(args: &Args) -> Result<(), String> {
         ((settings.epochs * set.train.len()) as f64 / start.elapsed().as_secs_f64()) as u64
     );
     Ok(())
+}
+
+/// The engine's reading of the written net on the validation games, and of the net before its
+/// refit if there was one, read again from the files (the positions kept for training have no
+/// boards). A file that cannot be read now costs these figures only, not the manifest of hours
+/// of training; labelled files' validation positions are not covered, so none is given then.
+fn engine_validation(
+    args: &Args,
+    paths: &[&Path],
+    settings: &TrainSettings,
+    set: &DataSet,
+    written: &Network,
+    before_refit: Option<&Network>,
+) -> (Option<f64>, Option<f64>) {
+    if !args.labelled.is_empty() {
+        return (None, None);
+    }
+    let nets: Vec<Network> = std::iter::once(written)
+        .chain(before_refit)
+        .cloned()
+        .collect();
+    match held_back_losses(&nets, paths, args.validation_percent, args.seed, settings) {
+        Ok(read) if read.positions == set.validation.len() && read.positions > 0 => {
+            (Some(read.losses[0]), read.losses.get(1).copied())
+        }
+        Ok(_) => (None, None),
+        Err(e) => {
+            eprintln!("tropa-trainer: the written net's validation loss not measured: {e}");
+            (None, None)
+        }
+    }
 }
 
 fn main() {

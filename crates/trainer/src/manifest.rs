@@ -77,6 +77,26 @@ pub struct Manifest<'a> {
     /// quantisation cost against the last epoch's. `None` when labelled files were trained on,
     /// whose validation positions that reading does not cover.
     pub quantised_validation: Option<f64>,
+    /// The output layer's refit after training (`--refine-every`), if asked for.
+    pub refit: Option<TrainedRefit>,
+}
+
+/// The refit of a net just trained: how it sampled, what it did, and the validation loss of
+/// the net rounded to its nearest steps before it (the engine's reading, as
+/// `quantised_validation`).
+#[derive(Clone, Copy, Debug)]
+pub struct TrainedRefit {
+    /// One training position in this many was summed.
+    pub every: usize,
+    /// What the refit did.
+    pub refit: Refit,
+    /// The validation loss of the net before the refit, when measured.
+    pub rounded_validation: Option<f64>,
+}
+
+/// A JSON number of a loss that may be missing.
+fn optional_loss(loss: Option<f64>) -> String {
+    loss.map_or_else(|| "null".into(), |loss| number(loss as f32))
 }
 
 impl Manifest<'_> {
@@ -100,12 +120,25 @@ impl Manifest<'_> {
             })
             .collect();
         let s = self.settings;
+        let refit = self.refit.map_or_else(
+            || "null".into(),
+            |r| {
+                format!(
+                    "{{\"one_position_in\": {}, \"positions\": {}, \"changed\": {}, \"predicted_loss_change\": {:e}, \"validation_before\": {}}}",
+                    r.every,
+                    r.refit.positions,
+                    r.refit.changed,
+                    r.refit.predicted,
+                    optional_loss(r.rounded_validation)
+                )
+            },
+        );
         let kings = match self.king_buckets.describe() {
             words if words.is_empty() => words,
             words => format!(", {words}"),
         };
         format!(
-            "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"architecture\": \"(768 -> {})x2 -> 1, SCReLU, {} output buckets{}\",\n  \"data\": [{}],\n  \"games\": {},\n  \"labelled_positions\": {},\n  \"labelled_score_factor\": {},\n  \"train_positions\": {},\n  \"validation_positions\": {},\n  \"seed\": {},\n  \"epochs\": {},\n  \"batch\": {},\n  \"learning_rate\": {},\n  \"mirror\": {},\n  \"result_weight\": {},\n  \"scale\": {},\n  \"output_scale\": {},\n  \"quantised_validation\": {},\n  \"losses\": [\n    {}\n  ]\n}}\n",
+            "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"architecture\": \"(768 -> {})x2 -> 1, SCReLU, {} output buckets{}\",\n  \"data\": [{}],\n  \"games\": {},\n  \"labelled_positions\": {},\n  \"labelled_score_factor\": {},\n  \"train_positions\": {},\n  \"validation_positions\": {},\n  \"seed\": {},\n  \"epochs\": {},\n  \"batch\": {},\n  \"learning_rate\": {},\n  \"mirror\": {},\n  \"result_weight\": {},\n  \"scale\": {},\n  \"output_scale\": {},\n  \"quantised_validation\": {},\n  \"refit\": {refit},\n  \"losses\": [\n    {}\n  ]\n}}\n",
             quote(&self.commit),
             quote(&self.net_sha256),
             self.hidden,
@@ -125,8 +158,7 @@ impl Manifest<'_> {
             number(s.result_weight),
             number(s.scale),
             self.output_scale,
-            self.quantised_validation
-                .map_or_else(|| "null".into(), |loss| number(loss as f32)),
+            optional_loss(self.quantised_validation),
             losses.join(",\n    ")
         )
     }
