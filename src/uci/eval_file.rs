@@ -80,7 +80,7 @@ impl EvalOptions {
 #[cfg(test)]
 mod tests {
     use super::super::{run, Capture, Output};
-    use crate::eval::nnue::tests::random_net;
+    use crate::eval::nnue::{self, tests::random_net};
     use std::path::PathBuf;
     use std::sync::Arc;
 
@@ -133,7 +133,10 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("info string evaluation: the built-in net (768 -> 256x2 -> 1)"),
+            out.contains(&format!(
+                "info string evaluation: the built-in net {}",
+                nnue::builtin().shape()
+            )),
             "{out}"
         );
         assert_eq!(out.matches("bestmove").count(), 2, "{out}");
@@ -155,13 +158,14 @@ mod tests {
             .filter_map(|l| l.strip_prefix("info string evaluation: "))
             .collect();
         let loaded = format!("net {} (768 -> 16x2 -> 1)", good.display());
+        let builtin = format!("the built-in net {}", nnue::builtin().shape());
         assert_eq!(
             evaluations,
             [
                 "hand-crafted (UseNNUE false)",
                 "hand-crafted (UseNNUE false)",
                 loaded.as_str(),
-                "the built-in net (768 -> 256x2 -> 1)",
+                builtin.as_str(),
             ],
             "{out}"
         );
