@@ -84,7 +84,8 @@ mod tests {
     use super::*;
     use crate::data::DataSet;
     use crate::net::FloatNet;
-    use crate::tests::{selfplay_file, settings};
+    use crate::selfplay_fixture::selfplay_file;
+    use crate::tests::settings;
     use crate::train::{mean_loss, train};
     use tropa::eval::nnue::KingBuckets;
 

@@ -22,4 +22,6 @@ pub mod threads;
 pub mod train;
 
 #[cfg(test)]
+mod selfplay_fixture;
+#[cfg(test)]
 mod tests;

@@ -235,7 +235,8 @@ mod tests {
     use crate::compare::held_back_losses;
     use crate::data::DataSet;
     use crate::net::FloatNet;
-    use crate::tests::{selfplay_file, settings};
+    use crate::selfplay_fixture::selfplay_file;
+    use crate::tests::settings;
     use crate::train::train;
     use tropa::eval::nnue::KingBuckets;
 

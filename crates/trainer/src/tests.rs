@@ -5,8 +5,8 @@
 
 use crate::data::{DataSet, Position};
 use crate::net::FloatNet;
+use crate::selfplay_fixture::selfplay_file;
 use crate::train::{mean_loss, train, TrainSettings};
-use std::path::{Path, PathBuf};
 use tropa::datagen::format::{Outcome, Sample};
 use tropa::eval::nnue::{output_bucket, KingBuckets, Network};
 use tropa::rules::{legal_moves, piece_value, Board, Color, Piece};
@@ -54,26 +54,6 @@ fn synthetic_in(count: usize, seed: u64, layout: &KingBuckets) -> Vec<(Board, Po
         }
     }
     out
-}
-
-/// A `tropa datagen` file of `games` short self-play games (300 nodes a move, 8 random plies),
-/// `games.dg` in `dir`.
-pub(crate) fn selfplay_file(dir: &Path, seed: u64, games: u32) -> PathBuf {
-    let path = dir.join("games.dg");
-    let run = tropa::datagen::RunSettings {
-        play: tropa::datagen::play::PlaySettings {
-            nodes: 300,
-            random_plies: 8,
-            openings: Vec::new(),
-        },
-        seed,
-        games,
-        threads: 1,
-        hash_mb: 1,
-        net: None,
-    };
-    tropa::datagen::run(&run, None, &path, &Default::default()).unwrap();
-    path
 }
 
 /// Settings for small training runs in tests.
