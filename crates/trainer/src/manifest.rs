@@ -36,6 +36,14 @@ fn quote(text: &str) -> String {
     out
 }
 
+/// Data files with their SHA-256, as the members of a JSON array.
+fn files_json(data: &[(String, String)]) -> String {
+    data.iter()
+        .map(|(f, h)| format!("{{\"file\": {}, \"sha256\": {}}}", quote(f), quote(h)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A JSON number (NaN, which JSON lacks, as null).
 fn number(x: f32) -> String {
     if x.is_finite() {
@@ -102,11 +110,7 @@ fn optional_loss(loss: Option<f64>) -> String {
 impl Manifest<'_> {
     /// The manifest as JSON.
     pub fn to_json(&self) -> String {
-        let data: Vec<String> = self
-            .data
-            .iter()
-            .map(|(f, h)| format!("{{\"file\": {}, \"sha256\": {}}}", quote(f), quote(h)))
-            .collect();
+        let data = files_json(&self.data);
         let losses: Vec<String> = self
             .losses
             .iter()
@@ -144,7 +148,7 @@ impl Manifest<'_> {
             self.hidden,
             self.buckets,
             kings,
-            data.join(", "),
+            data,
             self.games,
             self.labelled.0,
             number(self.labelled.1),
@@ -193,17 +197,14 @@ pub fn refined_json(
     (every, validation_percent, settings): (usize, usize, &TrainSettings),
     refit: &Refit,
 ) -> String {
-    let data: Vec<String> = data
-        .iter()
-        .map(|(f, h)| format!("{{\"file\": {}, \"sha256\": {}}}", quote(f), quote(h)))
-        .collect();
+    let data = files_json(data);
     format!(
         "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"refined_from\": {{\"file\": {}, \"sha256\": {}}},\n  \"data\": [{}],\n  \"seed\": {},\n  \"validation_percent\": {validation_percent},\n  \"one_position_in\": {every},\n  \"positions\": {},\n  \"result_weight\": {},\n  \"scale\": {},\n  \"changed\": {},\n  \"predicted_loss_change\": {:e}\n}}\n",
         quote(commit),
         quote(net_sha256),
         quote(source.0),
         quote(source.1),
-        data.join(", "),
+        data,
         settings.seed,
         refit.positions,
         number(settings.result_weight),
