@@ -35,17 +35,17 @@ pub fn candidates(level: f64) -> usize {
 /// them, clamped at the ends). Each point is the `UCI_Elo` setting of Stockfish 15.1 (a scale
 /// Stockfish anchors to CCRL 40/4) plus the Elo difference Tropa, with its default net, scored
 /// against it in 80 games at 5+0.05 s (`scripts/calibrate_levels.py`,
-/// docs/strength-limiting.md; measured with the search of bench 1886025, rerun when the net or
-/// the search changes); at that control the levels from about 14 up are bound by the clock
-/// rather than their node budget. The points rise with the level.
+/// docs/strength-limiting.md; measured with net 10b8r and the search of bench 1522436, rerun
+/// when the net or the search changes); at that control the levels from about 14 up are bound
+/// by the clock rather than their node budget. The points rise with the level.
 pub const ELO_BY_LEVEL: [(f64, f64); 7] = [
-    (-3.0, 1343.0),
-    (-1.5, 1405.0),
-    (0.0, 1648.0),
-    (5.0, 1918.0),
-    (10.0, 2069.0),
-    (15.0, 2224.0),
-    (20.0, 2446.0),
+    (-3.0, 1324.0),
+    (-1.5, 1457.0),
+    (0.0, 1699.0),
+    (5.0, 1952.0),
+    (10.0, 2093.0),
+    (15.0, 2304.0),
+    (20.0, 2531.0),
 ];
 
 /// What the protocol set.
