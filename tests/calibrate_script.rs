@@ -2,7 +2,8 @@
 //! level's strength is known: level L plays at 1500 + 40·L on the anchor's scale, and the runner
 //! scores each match by the logistic expectation of the Elo difference. The script must probe
 //! each level of the table in force at that table's Elo, move the anchor by the probe, and print
-//! a table close to the truth.
+//! a table close to the truth. `scripts/pool_level.py` must rate a level from several of its
+//! match logs at once.
 
 mod common;
 
@@ -94,5 +95,56 @@ fn a_source_without_the_table_is_refused() {
     let (ok, out) = recalibrate(&dir, "pub const OTHER: i32 = 1;\n");
     assert!(!ok && out.contains("no ELO_BY_LEVEL points"), "{out}");
     assert!(!dir.join("cal/level0-probe.log").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A match log as the runner leaves it: the command (with the opponent's `UCI_Elo`) and a final
+/// line of `w`, `d` and `l`.
+fn match_log(dir: &Path, name: &str, anchor: i32, (w, d, l): (u32, u32, u32)) -> String {
+    let path = dir.join(name);
+    let games = w + d + l;
+    let text = format!(
+        "python3 match.py --a tropa --b stockfish --b-opt UCI_LimitStrength=true \
+         --b-opt UCI_Elo={anchor} --games {games}\n\
+         FINAL games {games}  W {w}  D {d}  L {l}  score 50.0%  elo +0.0 [-1.0, +1.0]  \
+         LOS 50.0%  penta [0, 0, 0, 0, 0]  forfeits(time) A 0 B 0  failures A 0 B 0\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// The rating and interval on the script's `pooled:` line.
+fn pooled(out: &str) -> (f64, f64, f64) {
+    let line = out.lines().find(|l| l.starts_with("pooled:")).expect(out);
+    let numbers: Vec<f64> = line
+        .split(|c: char| !c.is_ascii_digit() && c != '.')
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    // "pooled: G games: R [LOW, HIGH]"
+    (numbers[1], numbers[2], numbers[3])
+}
+
+#[test]
+fn pooled_level_lies_where_its_matches_agree() {
+    let dir = common::temp_dir("calibrate", "pool");
+    // One match: 75% against 1500 is 1500 + 191.
+    let alone = match_log(&dir, "a.log", 1500, (60, 0, 20));
+    let (ok, out) = common::script("pool_level.py", &[&alone]);
+    assert!(ok, "{out}");
+    let (rating, low, high) = pooled(&out);
+    assert!((rating - 1691.0).abs() <= 1.0, "{out}");
+    // Even against 1400 and against 1600: 1500, narrower than either match alone.
+    let below = match_log(&dir, "b.log", 1400, (30, 20, 30));
+    let above = match_log(&dir, "c.log", 1600, (30, 20, 30));
+    let (ok, out) = common::script("pool_level.py", &[&below, &above]);
+    assert!(ok, "{out}");
+    let (rating, pooled_low, pooled_high) = pooled(&out);
+    assert!((rating - 1500.0).abs() <= 1.0, "{out}");
+    assert!(pooled_high - pooled_low < high - low, "{out}");
+    // A log without an anchor is refused.
+    let bare = dir.join("bare.log");
+    std::fs::write(&bare, "FINAL games 2  W 1  D 0  L 1\n").unwrap();
+    let (ok, out) = common::script("pool_level.py", &[bare.to_str().unwrap()]);
+    assert!(!ok && out.contains("UCI_Elo"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -37,7 +37,9 @@ pub fn candidates(level: f64) -> usize {
 /// against it in 80 games at 5+0.05 s (`scripts/calibrate_levels.py`,
 /// docs/strength-limiting.md; measured with net 10b8r and the search of bench 1522436, rerun
 /// when the net or the search changes); at that control the levels from about 14 up are bound
-/// by the clock rather than their node budget. The points rise with the level.
+/// by the clock rather than their node budget. Level −1.5's point also counts the 60 games of
+/// the check at `UCI_Elo` 1500, which played that level and disagreed with its match. The
+/// points rise with the level.
 pub const ELO_BY_LEVEL: [(f64, f64); 7] = [
     (-3.0, 1324.0),
     (-1.5, 1457.0),
