@@ -17,6 +17,17 @@ fn json_number(manifest: &str, key: &str) -> Option<f64> {
 /// Trains a small net on `data` into `net` (one thread: the same net each time), with `extra`
 /// options; returns the manifest.
 fn train_small(data: &Path, net: &Path, extra: &[&str]) -> String {
+    let out = trainer(&small_run(data, net, extra));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read_to_string(Path::new(&format!("{}.json", net.display()))).unwrap()
+}
+
+/// The arguments of `train_small`.
+fn small_run<'a>(data: &'a Path, net: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         data.to_str().unwrap(),
         "--hidden",
@@ -35,13 +46,7 @@ fn train_small(data: &Path, net: &Path, extra: &[&str]) -> String {
         net.to_str().unwrap(),
     ];
     args.extend_from_slice(extra);
-    let out = trainer(&args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::read_to_string(Path::new(&format!("{}.json", net.display()))).unwrap()
+    args
 }
 
 #[test]
@@ -96,6 +101,37 @@ fn a_refit_after_training_changes_only_the_output_layer_and_records_the_loss_bef
         refitted.to_bytes()
     );
     assert_ne!(plain.output_layer(), refitted.output_layer());
+}
+
+#[test]
+fn a_failed_refit_still_writes_the_trained_net_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = selfplay_file(dir.path(), 7, 6);
+    let (plain, failed) = (
+        dir.path().join("plain.nnue"),
+        dir.path().join("failed.nnue"),
+    );
+    train_small(&data, &plain, &[]);
+    // One position in four billion: the refit samples none of the fixture's and fails.
+    let out = trainer(&small_run(
+        &data,
+        &failed,
+        &["--refine-every", "4000000000"],
+    ));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("without the refit, which failed")
+            && stderr.contains("no training positions"),
+        "{stderr}"
+    );
+    // The net is the trained one as rounded, with its manifest, which records no refit.
+    assert_eq!(
+        std::fs::read(&plain).unwrap(),
+        std::fs::read(&failed).unwrap()
+    );
+    let manifest = std::fs::read_to_string(format!("{}.json", failed.display())).unwrap();
+    assert!(manifest.contains("\"refit\": null"), "{manifest}");
 }
 
 #[test]
