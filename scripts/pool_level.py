@@ -50,9 +50,7 @@ def pooled_rating(matches):
     information = 0.0
     for anchor, c in matches:
         games = c["w"] + c["d"] + c["l"]
-        score = (c["w"] + 0.5 * c["d"]) / games
-        variance = (c["w"] * (1 - score) ** 2 + c["d"] * (0.5 - score) ** 2
-                    + c["l"] * score ** 2) / games
+        _, variance = sprt_stats.score_and_variance(c)
         expected = sprt_stats.score_from_elo(rating - anchor)
         slope = LN10_400 * expected * (1 - expected)
         information += games * slope ** 2 / max(variance, 1e-9)
@@ -79,6 +77,9 @@ def main():
         games = counts["w"] + counts["d"] + counts["l"]
         print(f"{path}: {games} games against {anchor}: {anchor + elo:.0f} "
               f"[{anchor + low:.0f}, {anchor + high:.0f}]")
+    if all(c["w"] + c["d"] == 0 for _, c in matches) or all(
+            c["d"] + c["l"] == 0 for _, c in matches):
+        sys.exit("pool_level: every game won or every game lost: no rating fits")
     rating, low, high = pooled_rating(matches)
     print(f"pooled: {sum(c['w'] + c['d'] + c['l'] for _, c in matches)} games: "
           f"{rating:.0f} [{low:.0f}, {high:.0f}]")

@@ -94,13 +94,20 @@ def llr(penta, elo0, elo1):
     return ratio, "continue"
 
 
-def elo_interval(counts):
-    """The score (0 to 1) of `counts` (w, d, l; at least one game), its Elo difference and the
-    95% interval of that."""
+def score_and_variance(counts):
+    """The mean per-game score (0 to 1) of `counts` (w, d, l; at least one game) and the
+    variance of the per-game scores about it."""
     w, d, l = counts["w"], counts["d"], counts["l"]
     games = w + d + l
     score = (w + 0.5 * d) / games
-    variance = (w * (1 - score) ** 2 + d * (0.5 - score) ** 2 + l * score ** 2) / games
+    return score, (w * (1 - score) ** 2 + d * (0.5 - score) ** 2 + l * score ** 2) / games
+
+
+def elo_interval(counts):
+    """The score (0 to 1) of `counts` (w, d, l; at least one game), its Elo difference and the
+    95% interval of that."""
+    games = counts["w"] + counts["d"] + counts["l"]
+    score, variance = score_and_variance(counts)
     error = math.sqrt(variance / games) if games > 1 else 0.5
     low, high = elo_from_score(score - 1.96 * error), elo_from_score(score + 1.96 * error)
     return score, elo_from_score(score), low, high

@@ -141,6 +141,10 @@ fn pooled_level_lies_where_its_matches_agree() {
     let (rating, pooled_low, pooled_high) = pooled(&out);
     assert!((rating - 1500.0).abs() <= 1.0, "{out}");
     assert!(pooled_high - pooled_low < high - low, "{out}");
+    // Every game won: no rating fits.
+    let won = match_log(&dir, "won.log", 1500, (10, 0, 0));
+    let (ok, out) = common::script("pool_level.py", &[&won]);
+    assert!(!ok && out.contains("no rating fits"), "{out}");
     // A log without an anchor is refused.
     let bare = dir.join("bare.log");
     std::fs::write(&bare, "FINAL games 2  W 1  D 0  L 1\n").unwrap();
