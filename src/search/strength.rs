@@ -37,15 +37,16 @@ pub fn candidates(level: f64) -> usize {
 /// against it in 80 games at 5+0.05 s (`scripts/calibrate_levels.py`,
 /// docs/strength-limiting.md; measured with net 10b8r and the search of bench 1522436, rerun
 /// when the net or the search changes); at that control the levels from about 14 up are bound
-/// by the clock rather than their node budget. Level −1.5's point also counts the 60 games of
-/// the check at `UCI_Elo` 1500, which played that level and disagreed with its match. The
-/// points rise with the level.
+/// by the clock rather than their node budget. The points of levels −1.5, 0, 5 and 10 also
+/// count the 60 games of a check that played that very level against another anchor
+/// (`scripts/pool_level.py`): each check disagreed with its counted match by more than chance
+/// makes likely, so the point rests on both. The points rise with the level.
 pub const ELO_BY_LEVEL: [(f64, f64); 7] = [
     (-3.0, 1324.0),
     (-1.5, 1457.0),
-    (0.0, 1699.0),
-    (5.0, 1952.0),
-    (10.0, 2093.0),
+    (0.0, 1658.0),
+    (5.0, 1889.0),
+    (10.0, 2101.0),
     (15.0, 2304.0),
     (20.0, 2531.0),
 ];
