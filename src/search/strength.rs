@@ -39,8 +39,8 @@ pub fn candidates(level: f64) -> usize {
 /// when the net or the search changes); at that control the levels from about 14 up are bound
 /// by the clock rather than their node budget. The points of levels −1.5, 0, 5 and 10 also
 /// count the 60 games of a check that played that very level against another anchor
-/// (`scripts/pool_level.py`): each check disagreed with its counted match by more than chance
-/// makes likely, so the point rests on both. The points rise with the level.
+/// (`scripts/pool_level.py`), so each rests on both matches: the checks of −1.5, 0 and 5 rated
+/// them well below their counted match. The points rise with the level.
 pub const ELO_BY_LEVEL: [(f64, f64); 7] = [
     (-3.0, 1324.0),
     (-1.5, 1457.0),
