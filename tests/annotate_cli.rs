@@ -8,7 +8,6 @@ mod common;
 
 use common::tropa;
 use std::path::PathBuf;
-use std::process::Command;
 
 /// Twelve master games of 1790–1858 (source in `tests/data/SOURCES.md`).
 const MASTERS: &str = "tests/data/games/masters-1790-1858.pgn";
@@ -33,8 +32,9 @@ print("ok", len(moves), " ".join(nags))
 "#;
 
 fn python_check(original: &str, annotated: &str) -> String {
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    let out = Command::new(python)
+    let python = common::python_with_chess().unwrap_or_else(|e| panic!("{e}"));
+    let out = python
+        .command()
         .args(["-c", CHECK, original, annotated])
         .output()
         .expect("python3 runs");

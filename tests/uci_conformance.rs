@@ -1,10 +1,11 @@
 //! The UCI suites in Python (tests/uci_conformance.py, uci_bad_input.py, uci_book.py,
 //! uci_console.py, uci_syzygy.py, on the client of tests/uci_client.py), run through
 //! python-chess as a real client against the release binary.
-//! They fail, not skip, when python3 or python-chess is missing: `.ci/run` installs
-//! python-chess.
+//! They fail, not skip, when no python-chess can be had; `common::python_with_chess`
+//! installs it into the build folder when the Python at hand lacks it.
 
-use std::process::Command;
+mod common;
+
 use std::sync::Mutex;
 
 /// The suites measure timings (stop latency, isready while searching): run them one at a time.
@@ -19,15 +20,14 @@ fn run_script(script: &str, args: &[&str]) {
     let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let script = format!("{}/tests/{script}", env!("CARGO_MANIFEST_DIR"));
     let section = args.first().copied().unwrap_or(script.as_str());
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    let mut command = Command::new(&python);
-    command
+    let python = common::python_with_chess().unwrap_or_else(|e| panic!("{e}"));
+    let output = python
+        .command()
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_tropa"))
-        .args(args);
-    let output = command.output().unwrap_or_else(|e| {
-        panic!("cannot run {python}: {e} (python3 with python-chess is required)")
-    });
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run Python: {e}"));
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     println!("{stdout}");
