@@ -2,7 +2,7 @@
 """How deep the material of a combination set's wins lies: the ceiling of a proof that counts
 material.
 
-    python3 scripts/combination_ceiling.py [--epd tests/data/combinations.epd]
+    python3 scripts/research/combination_ceiling.py [--epd tests/data/combinations.epd]
         [--stockfish /usr/games/stockfish] [--depth 16] [--study STUDY_OUTPUT.txt]
 
 A study proof (`tropa study`) calls a line won where the zone model sees the attacker 300 cp

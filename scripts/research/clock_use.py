@@ -9,7 +9,7 @@ number of its own moves, counted over the games in which it made at least that m
 that stays high while the increment is small is time never spent). Compare engines of the same
 games only: the openings and the length of the games shape every figure.
 
-  python3 scripts/clock_use.py --tc 10+0.1 docs/strength/twofold-vs-ethereal12-10s-seed1*.pgn.xz
+  python3 scripts/research/clock_use.py --tc 10+0.1 games/twofold-vs-ethereal12-10s-seed1*.pgn.xz
 """
 
 import argparse

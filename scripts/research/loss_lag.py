@@ -15,7 +15,7 @@ Design note: a lag of a few plies is a tactic the winner's search saw first; ten
 are a judgement the loser's evaluation lacks, which a deeper search does not buy.
 
 Example:
-  python3 scripts/loss_lag.py --engine tropa docs/search/speed-vs-ethereal12-10s.pgn.xz
+  python3 scripts/research/loss_lag.py --engine tropa games/speed-vs-ethereal12-10s.pgn.xz
 """
 import argparse
 import collections

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Counts the distinct openings in a match PGN (from ../shared/tools/match.py --pgn).
 
-    python3 scripts/book_openings.py games.pgn [--plies 12] [--engine book]
+    python3 scripts/research/book_openings.py games.pgn [--plies 12] [--engine book]
 
 Prints the number of games, the distinct first-N-ply sequences overall and by the colour of
 ENGINE, and how many moves ENGINE played from its book: match.py writes the engine's reported

@@ -13,9 +13,9 @@ view) to see whether both agree that the same side is ahead by at least `--margi
 centipawns, and which engine that side was. With `--rule fifty` it counts the games drawn by
 the fifty-move rule instead: a side ahead that can neither repeat nor make progress.
 
-  python3 scripts/drawn_ahead.py docs/search/*.pgn.xz
-  python3 scripts/drawn_ahead.py --engine tropa docs/strength/*ethereal*.pgn.xz
-  python3 scripts/drawn_ahead.py --rule fifty docs/search/twofold-vs-main-8s-seed501.pgn.xz
+  python3 scripts/research/drawn_ahead.py games/*.pgn.xz
+  python3 scripts/research/drawn_ahead.py --engine tropa games/*ethereal*.pgn.xz
+  python3 scripts/research/drawn_ahead.py --rule fifty games/twofold-vs-main-8s-seed501.pgn.xz
 """
 
 import argparse
