@@ -36,14 +36,25 @@ pub fn stderr(out: &Output) -> String {
 /// standard output followed by standard error.
 pub fn script<S: AsRef<std::ffi::OsStr>>(script: &str, args: &[S]) -> (bool, String) {
     let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    run_script(Command::new(python), script, args)
+}
+
+/// Runs `scripts/SCRIPT ARGS` on the Python of `python_with_chess`, for the scripts that use
+/// python-chess: success, and standard output followed by standard error.
+pub fn chess_script<S: AsRef<std::ffi::OsStr>>(script: &str, args: &[S]) -> (bool, String) {
+    let python = python_with_chess().unwrap_or_else(|e| panic!("{e}"));
+    run_script(python.command(), script, args)
+}
+
+fn run_script<S: AsRef<std::ffi::OsStr>>(
+    mut python: Command,
+    script: &str,
+    args: &[S],
+) -> (bool, String) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("scripts")
         .join(script);
-    let out = Command::new(python)
-        .arg(path)
-        .args(args)
-        .output()
-        .expect("python3 runs");
+    let out = python.arg(path).args(args).output().expect("python3 runs");
     (out.status.success(), stdout(&out) + &stderr(&out))
 }
 

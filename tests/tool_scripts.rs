@@ -1,0 +1,129 @@
+//! The developers' measuring scripts that have no command of their own in `tropa`:
+//! `scripts/bench_compare.py` (two binaries' `tropa bench` speed, run alternately) and
+//! `scripts/time_safety.py` (time forfeits at very short controls), each on the real binary
+//! where a test can afford it and on stand-ins where a result must be known.
+
+mod common;
+
+use std::path::Path;
+
+/// A stand-in for a binary whose `bench` prints `last_line` as its last line.
+fn stand_in_bench(dir: &Path, name: &str, last_line: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        format!("#!/bin/sh\necho 'position 1'\necho '{last_line}'\n"),
+    )
+    .unwrap();
+    let mut permissions = std::fs::metadata(&path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&path, permissions).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn bench_compare_reports_medians_ratio_and_a_different_tree() {
+    let tropa = env!("CARGO_BIN_EXE_tropa");
+    let (ok, out) = common::script(
+        "bench_compare.py",
+        &[tropa, tropa, "--rounds", "2", "--depth", "3"],
+    );
+    assert!(ok, "{out}");
+    let nodes = |name: &str| -> String {
+        let line = out.lines().find(|l| l.starts_with(name)).unwrap();
+        line.split_whitespace().nth(1).unwrap().to_string()
+    };
+    assert_eq!(nodes("base:"), nodes("new:"), "{out}");
+    assert!(!out.contains("differ"), "{out}");
+    assert!(
+        out.contains("ratio new/base: ") && out.contains("over 2 rounds"),
+        "{out}"
+    );
+
+    let dir = common::temp_dir("tool-scripts", "bench-compare");
+    let slow = stand_in_bench(&dir, "slow", "1000 nodes 100000 nps");
+    let fast = stand_in_bench(&dir, "fast", "1200 nodes 150000 nps");
+    let (ok, out) = common::script("bench_compare.py", &[&slow, &fast, "--rounds", "3"]);
+    assert!(ok, "{out}");
+    assert!(out.contains("the node counts differ"), "{out}");
+    assert!(out.contains("ratio new/base: 1.500 over 3 rounds"), "{out}");
+
+    let broken = stand_in_bench(&dir, "broken", "no figures here");
+    let (ok, out) = common::script("bench_compare.py", &[&slow, &broken, "--rounds", "1"]);
+    assert!(
+        !ok && out.contains("error: ") && out.contains("unexpected last line"),
+        "{out}"
+    );
+}
+
+/// Answers as the team's match runner does, with the games asked for; at the fast control
+/// Tropa (engine A) loses one game on time.
+const STAND_IN_RUNNER: &str = r#"import sys
+args = sys.argv[1:]
+games = int(args[args.index("--games") + 1])
+forfeits = 1 if args[args.index("--tc") + 1].startswith("0.1+") else 0
+print(f"games {games}  W 0  D {games}  L 0  score 50.0%  elo +0.0 [-inf, +inf]  LOS 50.0%  "
+      f"penta [0, 0, 1, 0, 0]  forfeits(time) A {forfeits} B 0  failures A 0 B 0  "
+      f"min-clock tropa 0.250s reference 0.125s")
+"#;
+
+#[test]
+fn time_safety_counts_forfeits_of_every_part() {
+    let dir = common::temp_dir("tool-scripts", "time-safety");
+    let (runner, _) = common::stand_in_match_runner(&dir, STAND_IN_RUNNER);
+    // The movestogo part plays real games from these openings, Tropa against itself.
+    let openings = dir.join("openings.pgn");
+    std::fs::write(
+        &openings,
+        "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n[Event \"b\"]\n\n1. d4 d5 2. c4 e6 *\n",
+    )
+    .unwrap();
+    let tropa = env!("CARGO_BIN_EXE_tropa");
+    let (ok, out) = common::chess_script(
+        "time_safety.py",
+        &[
+            "--engine",
+            tropa,
+            "--ref",
+            tropa,
+            "--games",
+            "3",
+            "--fast-games",
+            "2",
+            "--mtg-games",
+            "2",
+            "--mtg",
+            "40/1",
+            "--match",
+            runner.to_str().unwrap(),
+            "--openings",
+            openings.to_str().unwrap(),
+        ],
+    );
+    assert!(!ok, "a forfeit must fail the run: {out}");
+    let part = |label: &str| out.lines().find(|l| l.starts_with(label)).unwrap_or("");
+    assert!(
+        part("main:").contains("games 3 ") && part("main:").contains("Tropa time forfeits 0"),
+        "{out}"
+    );
+    assert!(
+        part("fast:").contains("games 2 ") && part("fast:").contains("Tropa time forfeits 1"),
+        "{out}"
+    );
+    assert!(part("main:").contains("Tropa min clock 0.250s"), "{out}");
+    // The movestogo games were played: their forfeits and failures add to the fast one.
+    let mtg = part("movestogo:");
+    let count = |after: &str| -> usize {
+        let rest = &mtg[mtg.find(after).unwrap_or_else(|| panic!("{out}")) + after.len()..];
+        rest.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    let bad = 1 + count("Tropa time forfeits ") + count("Tropa failures ");
+    assert!(
+        mtg.contains("games 2 ") && !mtg.contains("min clock inf"),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("TOTAL Tropa time forfeits and failures: {bad}")),
+        "{out}"
+    );
+}
