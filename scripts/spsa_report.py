@@ -10,7 +10,7 @@ one |z| above 3 turns up by chance about once in twenty runs, one above 2 most o
 The report reads `OUT/state.json` and `OUT/iterations.tsv` and writes nothing.
 
   python3 scripts/spsa_report.py spsa-run/             # a text table
-  python3 scripts/spsa_report.py spsa-run/ --markdown  # the table of docs/search.md
+  python3 scripts/spsa_report.py spsa-run/ --markdown  # the table of docs/history/search.md
 """
 
 import argparse

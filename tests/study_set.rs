@@ -2,7 +2,7 @@
 //!
 //! Design note: the set itself is checked for form only (every record legal, with a legal key
 //! move, a claimed result and a source), which is fast; how many records PIONEER solves is a
-//! measurement kept in docs/pioneer.md, not a test. The command is tested on a small set written to
+//! measurement kept in docs/study.md, not a test. The command is tested on a small set written to
 //! a temporary file.
 
 mod common;

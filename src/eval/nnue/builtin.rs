@@ -1,11 +1,10 @@
 //! The default net, embedded in the binary.
 //!
 //! Design note: `default.nnue` is net 10b8r, the 768→256×2→1 net with eight output buckets
-//! whose training docs/learned-evaluation.md describes (manifests `docs/nnue/net10b8-h256-30.5M.json`,
-//! `…-scale279.json` and `net10b8r-h256-30.5M-scale279.json`): trained with every position also
-//! mirrored between the a- and h-files, written with scale 279 so that its scores are on the
-//! hand-crafted scale, then its output layer's rounding fitted to data (`tropa-trainer
-//! --refine`). Its bytes go through the same checked `Network::from_bytes` as a file, once, on
+//! whose training docs/learned-evaluation.md describes (its manifest, `default.json` beside
+//! it, names the data it learned from): trained with every position also mirrored between the
+//! a- and h-files, written with scale 279 so that its scores are on the hand-crafted scale,
+//! then its output layer's rounding fitted to data (`tropa-trainer --refine`). Its bytes go through the same checked `Network::from_bytes` as a file, once, on
 //! first use; a test checks that they parse, so the `expect` below cannot fire in a tested
 //! build.
 
