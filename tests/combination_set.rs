@@ -1,6 +1,8 @@
 //! The combination set (`tests/data/combinations.epd`) and `tropa plan --combinations`: every
 //! record is a legal position with its key move and labels, and the command prints one line
-//! per record, the totals, and a clear error for a set without a key move.
+//! per record, the totals, and a clear error for a set without a key move. The guard: over the
+//! whole set at a fixed check depth (deterministic, about 10 s) PIONEER may not find fewer
+//! combinations than the floors below, so a change that loses one fails here.
 
 mod common;
 
@@ -68,4 +70,43 @@ fn measures_records_and_totals() {
     assert!(!ok);
     assert!(err.contains("no key move (bm)"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Found over the whole set at `--check-depth 4` (81 records) on 2026-12-05: the key move among
+/// the top 3 plans not refuted, and proposed as a combination. A change that finds more raises
+/// them; one that finds fewer fails.
+const FLOOR_NOT_REFUTED: usize = 64;
+const FLOOR_PROPOSED: usize = 68;
+
+/// The number after `label` in the totals line.
+fn count_after(totals: &str, label: &str) -> usize {
+    let rest = &totals[totals.find(label).unwrap_or_else(|| panic!("{totals}")) + label.len()..];
+    rest.split_whitespace().next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn no_combination_is_lost_at_a_fixed_depth() {
+    let (ok, out, err) = tropa(&[
+        "plan",
+        "--combinations",
+        SET,
+        "--positions",
+        "1000",
+        "--check-depth",
+        "4",
+    ]);
+    assert!(ok, "{err}");
+    let totals = out.lines().last().unwrap();
+    let records = read_suite(Path::new(SET)).unwrap().len();
+    assert!(
+        totals.starts_with(&format!("{records} positions: ")),
+        "{totals}"
+    );
+    let not_refuted = count_after(totals, "top 3 plans not refuted in ");
+    let proposed = count_after(totals, "proposed as a combination in ");
+    assert!(
+        not_refuted >= FLOOR_NOT_REFUTED && proposed >= FLOOR_PROPOSED,
+        "combinations lost: {not_refuted} not refuted (floor {FLOOR_NOT_REFUTED}), {proposed} \
+         proposed (floor {FLOOR_PROPOSED}); the records:\n{out}"
+    );
 }
