@@ -65,8 +65,10 @@ fn finished_games_are_named_and_dead_draws_not_searched() {
     );
 }
 
-/// `tropa analyse` ends with PIONEER's plans, one per first move, each checked by the search;
-/// `--no-plans` leaves them out. Réti's study: Black's king takes the c-pawn in time.
+/// `tropa analyse` ends with PIONEER's reading of the search's move, then the side to move's
+/// other plans, then the opponent's threats, each checked by the search; `--no-plans` leaves
+/// them out. Réti's study: White's king takes the route that serves both zones, and Black's
+/// threat is that its king takes the c-pawn in time.
 #[test]
 fn analyse_ends_with_the_plans_unless_told_not_to() {
     let args = [
@@ -77,16 +79,29 @@ fn analyse_ends_with_the_plans_unless_told_not_to() {
         "6",
     ];
     let with = stdout(&tropa(&args));
-    let plans: Vec<&str> = with
-        .lines()
-        .skip_while(|l| !l.starts_with("PIONEER's plans"))
-        .skip(1)
-        .collect();
-    assert_eq!(plans.len(), 3, "{with}");
+    let after = |heading: &str| -> Vec<&str> {
+        with.lines()
+            .skip_while(|l| !l.starts_with(heading))
+            .skip(1)
+            .take_while(|l| l.starts_with("  "))
+            .collect()
+    };
     assert!(
-        plans[0].contains("Black: K a6–b6×c6 wins the c6 pawn") && plans[0].contains("confirmed"),
+        with.contains("best move Kg7\nWhy Kg7, in PIONEER's words"),
         "{with}"
     );
+    let reading = after("Why Kg7");
+    assert!(
+        reading[0].starts_with("  White: K h8–g7–f6–e5 serves two independent zones"),
+        "{with}"
+    );
+    let threats = after("Black's threats");
+    assert!(
+        threats[0].contains("Black: K a6–b6×c6 wins the c6 pawn")
+            && threats[0].contains("confirmed"),
+        "{with}"
+    );
+    assert!(threats.len() <= 3, "{with}");
     let without = stdout(&tropa(&[&args[..], &["--no-plans"]].concat()));
     assert!(
         without.contains("best move") && !without.contains("PIONEER"),

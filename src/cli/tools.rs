@@ -6,7 +6,7 @@ use crate::eval::nnue::Network;
 use crate::eval::tune;
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::perft::{divide, parse_suite_line, perft as count};
-use crate::rules::{parse_fen, Game, START_FEN};
+use crate::rules::{parse_fen, side_name, Board, Game, Move, START_FEN};
 use crate::search::{Engine, Limits, Progress, Reporter, SearchControl};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -246,25 +246,54 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), String> {
         say!("best move {}", move_to_san(game.board(), best));
     }
     if args.plans {
-        // What the position is about, in PIONEER's words: the plans `tropa plan` ranks first,
-        // one per first move, each checked by a search of its own (the hand-crafted
-        // evaluation, as `ShowPlans`).
-        let lines = crate::explain::distinct_plan_lines(
-            game.board(),
-            crate::explain::CheckLimits::default(),
-            ANALYSE_PLANS,
-        );
+        show_reading(game.board(), result.best);
+    }
+    Ok(())
+}
+
+/// Why the search plays `best`, in PIONEER's words: the plans that begin with it, then the
+/// side to move's other plans, then the opponent's threats, each checked by a search of its own
+/// (the hand-crafted evaluation, as `ShowPlans`).
+fn show_reading(board: &Board, best: Option<Move>) {
+    let reading = crate::explain::read_move(
+        board,
+        best,
+        crate::explain::CheckLimits::default(),
+        ANALYSE_PLANS,
+    );
+    let Some(san) = reading.san else {
+        return;
+    };
+    if reading.reading.is_empty() {
+        say!("Why {san}: PIONEER has no plan that begins with it (--no-plans omits this part)");
+    } else {
+        say!("Why {san}, in PIONEER's words (tropa plan explains them; --no-plans omits them):");
+    }
+    for line in &reading.reading {
+        say!("  {line}");
+    }
+    let us = board.side_to_move();
+    let lists = [
+        (format!("{}'s other plans:", side_name(us)), &reading.others),
+        (
+            format!(
+                "{}'s threats, its plans if it could move now:",
+                side_name(!us)
+            ),
+            &reading.threats,
+        ),
+    ];
+    for (title, lines) in lists {
         if !lines.is_empty() {
-            say!("PIONEER's plans, best first (tropa plan explains them; --no-plans omits them):");
+            say!("{title}");
             for line in lines {
                 say!("  {line}");
             }
         }
     }
-    Ok(())
 }
 
-/// Plans shown at the end of `tropa analyse`.
+/// Plans shown in each list at the end of `tropa analyse`.
 const ANALYSE_PLANS: usize = 3;
 
 /// The tables of `--syzygy PATHS`; an error when they cannot be read or there are none.

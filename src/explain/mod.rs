@@ -19,7 +19,7 @@ pub mod measure;
 pub mod report;
 mod searches;
 
-pub use report::{check_text, checked_plan_lines, checked_report, distinct_plan_lines};
+pub use report::{check_text, checked_plan_lines, checked_report, read_move, MoveReading};
 
 use searches::Searches;
 

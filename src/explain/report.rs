@@ -1,6 +1,8 @@
 //! The text of a checked plan: the search's verdict under each zone, the report with the
-//! refuted plans and the answers to a check in lists of their own, and the lines of UCI's
-//! `ShowPlans`.
+//! refuted plans and the answers to a check in lists of their own, and the reading of the
+//! search's move that `tropa analyse` and UCI's `ShowPlans` give (that move's plans first,
+//! then the side's other plans, then the opponent's threats, so that a reader who asks what the
+//! side to move should do is answered for that side).
 
 use super::{
     check_plans, ranked, zone_order, CheckLimits, PlanCheck, PlanStatus, CONFIRM_MARGIN, DECISIVE,
@@ -12,9 +14,9 @@ use crate::pioneer::uses::plan::{
     checkers_text, fork_text, report_with, step_headline, zone_headline, Section,
 };
 use crate::pioneer::zones::analysis::Analysis;
-use crate::pioneer::zones::fork::forks;
+use crate::pioneer::zones::fork::{forks, Fork};
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
-use crate::rules::{side_name, Board, Color};
+use crate::rules::{side_name, Board, Color, Move};
 use crate::search::Score;
 
 /// A score from the plan side's view in words: pawns with a sign, or a mate.
@@ -77,42 +79,118 @@ pub fn plan_headline(analysis: &Analysis, board: &Board, check: &PlanCheck) -> S
     }
 }
 
-/// One line per plan, best first as `ranked` orders them, each with what the search made of its
-/// first move, then one per fork: the lines of UCI's `ShowPlans` (`info string plan …`).
+/// The lines of UCI's `ShowPlans` (`info string plan …`), sent before the search: the reading
+/// of the move the plan checks' search prefers (`read_move`), each plan prefixed `for SAN:`
+/// (or one `no reading of SAN:` line), then `other:` and `threat:` plans, at most `max` in
+/// each list, then one `fork:` line per fork trajectory.
 pub fn checked_plan_lines(board: &Board, limits: CheckLimits, max: usize) -> Vec<String> {
+    let reading = read_move(board, None, limits, max);
+    let mut out = Vec::new();
+    if let Some(san) = &reading.san {
+        if reading.reading.is_empty() {
+            out.push(format!(
+                "no reading of {san}: PIONEER has no plan that begins with it"
+            ));
+        }
+        out.extend(reading.reading.iter().map(|l| format!("for {san}: {l}")));
+    }
+    out.extend(reading.others.iter().map(|l| format!("other: {l}")));
+    out.extend(reading.threats.iter().map(|l| format!("threat: {l}")));
     let analysis = Analysis::new(board, TrajectoryLimits::default());
-    let checks = check_plans(board, &analysis, limits);
-    let mut out: Vec<String> = ranked(&checks)
-        .into_iter()
-        .take(max)
-        .map(|c| plan_line(&analysis, board, c))
-        .collect();
     out.extend(
         forks(board, &analysis, 2)
             .iter()
-            .map(|f| fork_text(&analysis, f)),
+            .map(|f| fork_text(&analysis, f))
+            .filter(|text| !reading.reading.contains(text))
+            .map(|text| format!("fork: {text}")),
     );
     out
 }
 
-/// The best checked plan of each first move, best first, at most `max` of them: several plans
-/// often begin with the same move (a knight that defends two targets at once), and a reader
-/// looking for ideas wants different moves (`tropa analyse`).
-pub fn distinct_plan_lines(board: &Board, limits: CheckLimits, max: usize) -> Vec<String> {
+/// PIONEER's answer to "why this move?" for a position: its reading of the move the search
+/// prefers, the side to move's other plans, and the opponent's threats, each a list of checked
+/// plans in one line each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveReading {
+    /// The move read, in SAN (none in a position without moves).
+    pub san: Option<String>,
+    /// The side to move's plans that begin with that move, best first: the zones it serves,
+    /// and for a combination the hindering piece it takes away and the play that frees. Empty
+    /// where PIONEER has no reading of the move.
+    pub reading: Vec<String>,
+    /// The side to move's other plans the search does not refute, one per first move.
+    pub others: Vec<String>,
+    /// The opponent's plans the search does not refute, as if it could move now (checked after
+    /// a pass), one per first move.
+    pub threats: Vec<String>,
+}
+
+/// Reads `board` for a reader who asks why the search plays `best` (`tropa analyse`); `None`:
+/// the move that the plan checks' own search prefers (`ShowPlans`, before the search runs).
+/// At most `max` plans in each list.
+pub fn read_move(
+    board: &Board,
+    best: Option<Move>,
+    limits: CheckLimits,
+    max: usize,
+) -> MoveReading {
     let analysis = Analysis::new(board, TrajectoryLimits::default());
     let checks = check_plans(board, &analysis, limits);
-    let mut seen = Vec::new();
-    ranked(&checks)
-        .into_iter()
-        .filter(|c| {
-            let first = (c.side, c.first_move);
-            let new = !seen.contains(&first);
-            seen.push(first);
-            new
-        })
+    let us = board.side_to_move();
+    let best = best.or_else(|| {
+        checks
+            .iter()
+            .find(|c| c.side == us && c.best.is_some())
+            .and_then(|c| c.best.map(|(mv, _)| mv))
+    });
+    let kept = |c: &&PlanCheck| matches!(c.status, PlanStatus::Confirmed | PlanStatus::NotAWin);
+    let ours = ranked(&checks).into_iter().filter(|c| c.side == us);
+    // A fork trajectory that the move begins is a reading of its own: the one route that
+    // serves two zones (Réti's king).
+    let begins_fork = |f: &&Fork| {
+        board.color_on(f.square) == Some(us)
+            && best.is_some_and(|mv| mv.from == f.square && f.common.first() == Some(&mv.to))
+    };
+    let reading = forks(board, &analysis, 2)
+        .iter()
+        .filter(begins_fork)
+        .map(|f| fork_text(&analysis, f))
+        .chain(
+            ours.clone()
+                .filter(|c| best.is_some() && c.first_move == best)
+                .map(|c| plan_line(&analysis, board, c)),
+        )
+        .take(max)
+        .collect();
+    let others = distinct_first_moves(ours.filter(kept).filter(|c| c.first_move != best))
         .take(max)
         .map(|c| plan_line(&analysis, board, c))
-        .collect()
+        .collect();
+    let theirs = ranked(&checks).into_iter().filter(|c| c.side != us);
+    let threats = distinct_first_moves(theirs.filter(kept))
+        .take(max)
+        .map(|c| plan_line(&analysis, board, c))
+        .collect();
+    MoveReading {
+        san: best.map(|mv| move_to_san(board, mv)),
+        reading,
+        others,
+        threats,
+    }
+}
+
+/// The first plan of each first move: several plans often begin with the same move (a knight
+/// that defends two targets at once), and a reader looking for ideas wants different moves.
+fn distinct_first_moves<'a>(
+    checks: impl Iterator<Item = &'a PlanCheck>,
+) -> impl Iterator<Item = &'a PlanCheck> {
+    let mut seen = Vec::new();
+    checks.filter(move |c| {
+        let first = (c.side, c.first_move);
+        let new = !seen.contains(&first);
+        seen.push(first);
+        new
+    })
 }
 
 /// A checked plan in one line: what it does, then what the search made of its first move.

@@ -355,9 +355,14 @@ fn a_position_in_check_gets_its_answers_as_plans() {
         "{report:?}"
     );
     assert!(!report.iter().any(|l| l == "Escapes of attacked pieces:"));
+    // ShowPlans reads the best answer first: White's plan that begins with it.
     let lines = checked_plan_lines(&board, CheckLimits::default(), 1);
     let (text, search) = lines[0].split_once("; ").unwrap();
-    assert!(text.starts_with("White: "), "{lines:?}");
+    let (read, text) = text.split_once(": ").unwrap();
+    assert!(
+        read.starts_with("for ") && text.starts_with("White: "),
+        "{lines:?}"
+    );
     assert!(text.ends_with(" the check of the Q a5") || text.ends_with(" leaves the check"));
     assert!(search.starts_with("search:  confirmed — 16. "), "{lines:?}");
 }

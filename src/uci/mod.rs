@@ -29,8 +29,8 @@ use std::thread::JoinHandle;
 /// Longest accepted command line; longer lines are discarded with an error.
 pub const MAX_LINE: usize = 1 << 20;
 
-/// Most zones listed by `ShowPlans`.
-pub const PLANS_SHOWN: usize = 8;
+/// Most plans in each list of `ShowPlans` (the move's reading, other plans, threats).
+pub const PLANS_SHOWN: usize = 4;
 
 /// Where protocol output goes (stdout, or a buffer in tests). Lines are written whole.
 #[derive(Clone)]

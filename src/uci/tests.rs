@@ -82,6 +82,18 @@ fn show_plans_prints_the_zones_before_the_search() {
         .lines()
         .filter(|l| l.starts_with("info string plan "))
         .collect();
+    // The reading of the checks' preferred move first, then the threats, then the forks.
+    assert!(
+        plans[0].starts_with("info string plan for ")
+            || plans[0].starts_with("info string plan no reading of "),
+        "{out}"
+    );
+    assert!(
+        plans
+            .iter()
+            .any(|l| l.starts_with("info string plan threat: Black: K a6–b6×c6")),
+        "{out}"
+    );
     assert!(plans.iter().any(|l| l.contains("K h8–g7–f6–e5")), "{out}");
     assert!(
         plans
