@@ -27,6 +27,16 @@ fn measures_positions_and_totals() {
     assert_eq!(lines.len(), 3, "{out}");
     assert!(lines[0].starts_with("  1 game    1 ply 28: best "), "{out}");
     assert!(
+        lines[..2]
+            .iter()
+            .all(|l| l.contains(" explained; ") || l.contains(" unexplained; ")),
+        "{out}"
+    );
+    assert!(
+        lines[2].contains("; the best move explained by a plan not refuted in "),
+        "{out}"
+    );
+    assert!(
         lines[2].starts_with(
             "2 positions: top confirmed plan within 100 cp of the best move at depth 6 in "
         ),

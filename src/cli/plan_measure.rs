@@ -38,7 +38,7 @@ pub fn measure(
         ..CheckLimits::fixed(referee_depth)
     };
     let start = Instant::now();
-    let (mut measured, mut good, mut no_plan, mut no_own) = (0, 0, 0, 0);
+    let (mut measured, mut good, mut no_plan, mut no_own, mut explained) = (0, 0, 0, 0, 0);
     // Win claims the report makes (confirmed by the check) and wins by the zone model alone.
     let (mut claims, mut losing, mut static_claims, mut static_losing) = (0, 0, 0, 0);
     for (k, opening) in file.openings.iter().enumerate() {
@@ -59,6 +59,7 @@ pub fn measure(
             continue;
         };
         measured += 1;
+        explained += usize::from(m.explained);
         let verdict = match m.top_plan {
             None if m.own_plans == 0 => {
                 no_plan += 1;
@@ -94,9 +95,10 @@ pub fn measure(
             })
             .collect();
         say!(
-            "{measured:3} game {:4} ply {ply}: best {} {best_score:+}; {verdict}; win claims {} ({reported} confirmed){}  {}",
+            "{measured:3} game {:4} ply {ply}: best {} {best_score:+} {}; {verdict}; win claims {} ({reported} confirmed){}  {}",
             opening.number,
             move_to_san(board, best),
+            if m.explained { "explained" } else { "unexplained" },
             m.win_claims.len(),
             if bad.is_empty() {
                 String::new()
@@ -110,8 +112,9 @@ pub fn measure(
         return Err(format!("{}: no game reaches move 15", pgn.display()));
     }
     say!(
-        "{measured} positions: top confirmed plan within {MARGIN} cp of the best move at depth {referee_depth} in {good} ({:.0}%), no confirmed plan in {no_plan} (no plan of its own in {no_own}); {losing} of {claims} claimed wins (confirmed by the check) lose material, {static_losing} of {static_claims} wins by the zone model alone; {:.0} s",
+        "{measured} positions: top confirmed plan within {MARGIN} cp of the best move at depth {referee_depth} in {good} ({:.0}%), no confirmed plan in {no_plan} (no plan of its own in {no_own}); the best move explained by a plan not refuted in {explained} ({:.0}%); {losing} of {claims} claimed wins (confirmed by the check) lose material, {static_losing} of {static_claims} wins by the zone model alone; {:.0} s",
         100.0 * good as f64 / measured as f64,
+        100.0 * explained as f64 / measured as f64,
         start.elapsed().as_secs_f64()
     );
     Ok(())

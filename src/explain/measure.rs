@@ -1,6 +1,7 @@
 //! How good PIONEER's plans are as moves: the first move of the best confirmed plan of the side
 //! to move (an attack, support, counter or escape, or in check an answer to it), and the first
-//! move of every zone PIONEER calls a win, against the best move of a deeper search.
+//! move of every zone PIONEER calls a win, against the best move of a deeper search; and
+//! whether that best move is explained by a plan PIONEER has (the reader's "why this move?").
 //!
 //! Design note: the plans are checked as `tropa plan` checks them (`check_plans` at its usual
 //! depth); the referee is a separate, deeper search with a fresh table, so that the figure says
@@ -8,6 +9,7 @@
 //! the side to move's plans are measured: the opponent's plans are played after a pass and are
 //! not moves of this position.
 
+use super::report::explains;
 use super::{check_plans, claims_win, ranked, run, CheckLimits, PlanStatus};
 use crate::pioneer::zones::analysis::Analysis;
 use crate::rules::{Board, Move};
@@ -26,6 +28,9 @@ pub struct PositionMeasure {
     /// Plans of the side to move checked by the search (its zones' attacks, its supports,
     /// counters and escapes, its answers to a check), whether confirmed or not.
     pub own_plans: usize,
+    /// Is the referee's best move explained by PIONEER (`report::explains`): the first move of a
+    /// plan the check does not refute, or the first step of a fork trajectory?
+    pub explained: bool,
 }
 
 impl PositionMeasure {
@@ -112,6 +117,9 @@ pub fn measure_position(
         top_plan,
         win_claims,
         own_plans: checks.iter().filter(|c| c.side == us).count(),
+        explained: root
+            .best
+            .is_some_and(|mv| explains(board, &analysis, &checks, mv)),
     }
 }
 

@@ -147,13 +147,9 @@ pub fn read_move(
     let ours = ranked(&checks).into_iter().filter(|c| c.side == us);
     // A fork trajectory that the move begins is a reading of its own: the one route that
     // serves two zones (Réti's king).
-    let begins_fork = |f: &&Fork| {
-        board.color_on(f.square) == Some(us)
-            && best.is_some_and(|mv| mv.from == f.square && f.common.first() == Some(&mv.to))
-    };
     let reading = forks(board, &analysis, 2)
         .iter()
-        .filter(begins_fork)
+        .filter(|f| best.is_some_and(|mv| begins_fork(board, f, mv)))
         .map(|f| fork_text(&analysis, f))
         .chain(
             ours.clone()
@@ -177,6 +173,25 @@ pub fn read_move(
         others,
         threats,
     }
+}
+
+/// Does `mv`, a move of the side to move, take the first step of fork trajectory `fork`?
+fn begins_fork(board: &Board, fork: &Fork, mv: Move) -> bool {
+    board.color_on(fork.square) == Some(board.side_to_move())
+        && mv.from == fork.square
+        && fork.common.first() == Some(&mv.to)
+}
+
+/// Is `mv`, a move of the side to move, explained by PIONEER: the first move of one of its
+/// plans that the search does not refute (`checks`), or the first step of a fork trajectory?
+pub fn explains(board: &Board, analysis: &Analysis, checks: &[PlanCheck], mv: Move) -> bool {
+    checks.iter().any(|c| {
+        c.side == board.side_to_move()
+            && c.first_move == Some(mv)
+            && matches!(c.status, PlanStatus::Confirmed | PlanStatus::NotAWin)
+    }) || forks(board, analysis, 2)
+        .iter()
+        .any(|f| begins_fork(board, f, mv))
 }
 
 /// The first plan of each first move: several plans often begin with the same move (a knight
