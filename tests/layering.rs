@@ -192,6 +192,7 @@ const PIONEER_LAYERS: &[(&str, &[&str])] = &[
         "zones",
         &[
             "zone",
+            "hindrance",
             "critical",
             "analysis",
             "goal_change",

@@ -26,7 +26,8 @@ use crate::pioneer::attacks::attack::Goal;
 use crate::pioneer::play::moves::{CheckAnswer, StepRole};
 use crate::pioneer::uses::plan::{checkers_text, counter_text, support_text};
 use crate::pioneer::zones::analysis::Analysis;
-use crate::pioneer::zones::combination::{duty_text, Combination, Defender, Guard, Hindered};
+use crate::pioneer::zones::combination::{duty_text, Combination, Defender, Guard};
+use crate::pioneer::zones::hindrance::Hindrance;
 use crate::rules::notation::{line_to_san, move_to_san, move_to_uci};
 use crate::rules::{side_name, write_fen, Board, Color, Piece, Square};
 use crate::search::Score;
@@ -129,7 +130,7 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
         StepRole::Escape { rejected, .. } => Some(&analysis.rejected[rejected]),
         StepRole::Linked { link, .. } => Some(analysis.linked_attack(&analysis.linked[link])),
         StepRole::AnswerCheck { .. } => None,
-        StepRole::Combination(c) => c.defender.hindered.attack(analysis),
+        StepRole::Combination(c) => analysis.hindered_attack(c.defender.hindrance),
         _ => Some(
             &zone
                 .expect("a zone's attack, support, counter or deblocking has a zone")
@@ -137,7 +138,7 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
         ),
     };
     let mate_guarded = match check.role {
-        StepRole::Combination(c) if c.defender.hindered == Hindered::Mate => {
+        StepRole::Combination(c) if c.defender.hindrance == Hindrance::Mate => {
             Some(c.defender.guards)
         }
         _ => None,
@@ -200,11 +201,13 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
     let verdict = match (zone, check.role) {
         (Some(z), _) => format!("{:?}", z.verdict).to_lowercase(),
         (None, StepRole::AnswerCheck { .. }) => "check".to_string(),
-        (None, StepRole::Combination(c)) => match c.defender.hindered {
-            Hindered::Zone(zone) => format!("{:?}", analysis.zones[zone].verdict).to_lowercase(),
-            Hindered::Rejected(_) => "rejected".to_string(),
-            Hindered::Mate => "guarded".to_string(),
-        },
+        (None, StepRole::Combination(c)) => {
+            match (c.defender.hindrance.zone(), c.defender.hindrance) {
+                (Some(zone), _) => format!("{:?}", analysis.zones[zone].verdict).to_lowercase(),
+                (None, Hindrance::Mate) => "guarded".to_string(),
+                (None, _) => "rejected".to_string(),
+            }
+        }
         (None, _) => "rejected".to_string(),
     };
     let (piece, squares, duration) = trajectory(analysis, check);

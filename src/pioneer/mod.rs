@@ -23,8 +23,9 @@
 //!    independent ones with a one-tempo shift (`analysis`); past the static zone, where a failing
 //!    zone can be saved and the linked zones that take it (`critical`), the zones that take the
 //!    hindering piece itself (`goal_change`), the moves that take its function away at any
-//!    material price (`combination`), and the trajectories of one piece that serve two zones
-//!    with a common beginning (`fork`);
+//!    material price (`combination`) — all three naming how the piece hinders by one type
+//!    (`hindrance`) — and the trajectories of one piece that serve two zones with a common
+//!    beginning (`fork`);
 //! 6. `play` — the moves a side may play (`moves`: zone moves, the answers to a check), which
 //!    moves each side is admitted to in a zone search or a proof (`admission`), and a leaf's
 //!    value by the model (`model_value`);

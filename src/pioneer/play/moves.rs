@@ -25,8 +25,8 @@ use crate::pioneer::counters::support::clearing_routes;
 use crate::pioneer::rejection::reject::Rejection;
 use crate::pioneer::zones::analysis::Analysis;
 use crate::pioneer::zones::combination::Combination;
-use crate::pioneer::zones::critical::Hindering;
 use crate::pioneer::zones::fork::forks;
+use crate::pioneer::zones::hindrance::Hindrance;
 use crate::pioneer::zones::zone::ZoneVerdict;
 use crate::rules::see::see;
 use crate::rules::{
@@ -89,8 +89,9 @@ pub enum StepRole {
     Linked {
         /// Index of the linked zone in the analysis.
         link: usize,
-        /// What the hindering piece it stops does: counter a zone, or let a target escape.
-        hindering: Hindering,
+        /// What the hindering piece it stops does: counter a zone, or, as the target of an
+        /// attack given up, escape.
+        hindrance: Hindrance,
     },
     /// A combination: a move against a piece that hinders the side's play, at any material
     /// price (`zones::combination`).
@@ -174,14 +175,10 @@ impl StepRole {
             | StepRole::Support { zone, .. }
             | StepRole::Counter { zone, .. }
             | StepRole::Deblock { zone, .. } => Some(zone),
-            StepRole::Linked {
-                hindering: Hindering::Counter { zone, .. },
-                ..
-            } => Some(zone),
-            StepRole::Escape { .. }
-            | StepRole::Linked { .. }
-            | StepRole::Combination(_)
-            | StepRole::AnswerCheck { .. } => None,
+            StepRole::Linked { hindrance, .. } => hindrance.zone(),
+            StepRole::Escape { .. } | StepRole::Combination(_) | StepRole::AnswerCheck { .. } => {
+                None
+            }
         }
     }
 
@@ -204,7 +201,7 @@ impl StepRole {
         match *self {
             StepRole::Escape { rejected, .. }
             | StepRole::Linked {
-                hindering: Hindering::Escape { rejected },
+                hindrance: Hindrance::Rejected { rejected },
                 ..
             } => zones + rejected,
             StepRole::AnswerCheck { .. } => usize::MAX,
@@ -308,7 +305,7 @@ pub fn planned_steps(board: &Board, analysis: &Analysis, moves_left: u8) -> Vec<
         if l.side == us && l.in_time() && l.stops_hinderer && l.route.forecast() <= moves_left {
             let role = StepRole::Linked {
                 link,
-                hindering: l.critical.hindering,
+                hindrance: l.critical.hindrance,
             };
             c.add(
                 l.route.start(),

@@ -508,7 +508,7 @@ pub fn report_with(
             ));
             let changes = changes
                 .iter()
-                .filter(|g| g.zone == i)
+                .filter(|g| g.zone() == i)
                 .map(|g| format!("goal change: {}", goal_change_text(analysis, board, g)));
             for d in details(&analysis.zones[i])
                 .into_iter()

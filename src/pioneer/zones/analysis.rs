@@ -15,10 +15,12 @@
 //! every independent zone of the opponent, given one tempo more, is held (`Analysis::outcome`),
 //! no attack given up only for its target's escape comes in time with that tempo, and — for the
 //! side to move — the zone's own answers allow it (`Zone::stronger_reply`,
-//! `Zone::bigger_capture`). A linked zone names its failure by indices into the analysis
-//! (`critical::Hindering`); the analysis resolves them (`linked_attack`, `hindering_counter`).
+//! `Zone::bigger_capture`). A hindrance names its plan by indices into the analysis
+//! (`hindrance::Hindrance`); the analysis resolves them (`hindered_attack`, `linked_attack`,
+//! `hindering_counter`).
 
-use super::critical::{linked_zones, Hindering, LinkedZone};
+use super::critical::{linked_zones, LinkedZone};
+use super::hindrance::Hindrance;
 use super::zone::{Zone, ZoneVerdict};
 use crate::pioneer::attacks::attack::{attack_on, promotion, Attack, Goal, TrajectoryLimits};
 use crate::pioneer::attacks::mate::mate_attacks;
@@ -189,21 +191,22 @@ impl Analysis {
         self.composite_of(a) != self.composite_of(b)
     }
 
+    /// The attack of the plan `hindrance` hinders (`None` for a mate in one, which is no
+    /// attack of the analysis).
+    pub fn hindered_attack(&self, hindrance: Hindrance) -> Option<&Attack> {
+        hindrance.attack(&self.zones, &self.rejected)
+    }
+
     /// The attack a linked zone serves: the attack of the zone it links with, or the rejected
     /// attack it revives.
     pub fn linked_attack(&self, link: &LinkedZone) -> &Attack {
-        match link.critical.hindering {
-            Hindering::Counter { zone, .. } => &self.zones[zone].attack,
-            Hindering::Escape { rejected } => &self.rejected[rejected],
-        }
+        self.hindered_attack(link.critical.hindrance)
+            .expect("a critical square hinders an attack")
     }
 
     /// The counter a linked zone stops, when its critical square lies on a counter's way.
     pub fn hindering_counter(&self, link: &LinkedZone) -> Option<&Counter> {
-        match link.critical.hindering {
-            Hindering::Counter { zone, counter } => Some(&self.zones[zone].counters[counter]),
-            Hindering::Escape { .. } => None,
-        }
+        link.critical.hindrance.counter(&self.zones)
     }
 
     /// Does zone `index` win material once the opponent's independent zones are examined with

@@ -20,6 +20,7 @@
 //! decides whether it works (`explain`).
 
 use super::analysis::Analysis;
+use super::hindrance::Hindrance;
 use super::zone::ZoneVerdict;
 use crate::pioneer::attacks::attack::{Attack, Goal};
 use crate::pioneer::board::arrival::{mating_move, threatens_mate, MATE_GAIN};
@@ -80,29 +81,6 @@ pub enum Guard {
     InTheWay,
 }
 
-/// The play a defender hinders.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Hindered {
-    /// A zone of the side to move (index into `Analysis::zones`).
-    Zone(usize),
-    /// An attack of the side to move given up (index into `Analysis::rejected`).
-    Rejected(usize),
-    /// A mate in one on the guarded square.
-    Mate,
-}
-
-impl Hindered {
-    /// The attack of the hindered play in `analysis` (`None` for a mate in one, which is no
-    /// attack of the analysis).
-    pub fn attack(self, analysis: &Analysis) -> Option<&Attack> {
-        match self {
-            Hindered::Zone(zone) => Some(&analysis.zones[zone].attack),
-            Hindered::Rejected(index) => Some(&analysis.rejected[index]),
-            Hindered::Mate => None,
-        }
-    }
-}
-
 /// A piece that hinders the play of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Defender {
@@ -114,8 +92,8 @@ pub struct Defender {
     pub guard: Guard,
     /// The square it guards (the target, a stop, a square of the line, the mating square).
     pub guards: Square,
-    /// The play it hinders.
-    pub hindered: Hindered,
+    /// The play it hinders, and how.
+    pub hindrance: Hindrance,
     /// What that play wins once the defender is gone, in the exchange model's centipawns.
     pub stake: i32,
 }
@@ -147,54 +125,55 @@ impl Combination {
     /// The moves the hindered play takes once the defender is gone: its attack's forecast in
     /// `analysis` (the one the combination was read from), one for a mate in one.
     pub fn play_length(&self, analysis: &Analysis) -> u8 {
-        self.defender
-            .hindered
-            .attack(analysis)
+        analysis
+            .hindered_attack(self.defender.hindrance)
             .map_or(1, Attack::forecast)
     }
 }
 
 /// The defenders against the side to move's play in `analysis` of `board`, each (piece, guarded
-/// square, hindered play) once, largest stake first.
+/// square, hindrance) once, largest stake first.
 pub fn defenders(board: &Board, analysis: &Analysis) -> Vec<Defender> {
     let us = board.side_to_move();
     let mut out: Vec<Defender> = Vec::new();
-    let mut add = |square: Square, guard: Guard, guards: Square, hindered: Hindered, stake: i32| {
-        let Some(piece) = board.piece_on(square) else {
-            return;
+    let mut add =
+        |square: Square, guard: Guard, guards: Square, hindrance: Hindrance, stake: i32| {
+            let Some(piece) = board.piece_on(square) else {
+                return;
+            };
+            let own = board.color_on(square) == Some(us);
+            // The target of the hindered attack defends itself by no duty: attacking it is the
+            // attack itself.
+            let target = analysis.hindered_attack(hindrance).map(|a| a.goal);
+            let is_target =
+                matches!(target, Some(Goal::Capture { target, .. }) if target == square);
+            if stake <= 0 || is_target || own != (guard == Guard::InTheWay) {
+                return;
+            }
+            let d = Defender {
+                square,
+                piece,
+                guard,
+                guards,
+                hindrance,
+                stake,
+            };
+            if !out.contains(&d) {
+                out.push(d);
+            }
         };
-        let own = board.color_on(square) == Some(us);
-        // The target of the hindered attack defends itself by no duty: attacking it is the
-        // attack itself.
-        let target = hindered.attack(analysis).map(|a| a.goal);
-        let is_target = matches!(target, Some(Goal::Capture { target, .. }) if target == square);
-        if stake <= 0 || is_target || own != (guard == Guard::InTheWay) {
-            return;
-        }
-        let d = Defender {
-            square,
-            piece,
-            guard,
-            guards,
-            hindered,
-            stake,
-        };
-        if !out.contains(&d) {
-            out.push(d);
-        }
-    };
-    for (index, z) in analysis.zones_of(us) {
-        let hindered = Hindered::Zone(index);
+    for (zone, z) in analysis.zones_of(us) {
         let stake = z.attack.gain;
         match z.verdict {
             ZoneVerdict::Wins => continue,
             ZoneVerdict::Postponed => {
                 for (stop, by) in z.attack.controlled_stops() {
-                    add(by, Guard::ControlsSquare, stop, hindered, stake);
+                    let hindrance = Hindrance::Controls { zone, square: stop };
+                    add(by, Guard::ControlsSquare, stop, hindrance, stake);
                 }
             }
             ZoneVerdict::Defended | ZoneVerdict::Contested => {
-                for c in z.timely_counters() {
+                for (counter, c) in z.indexed_timely_counters() {
                     let (guard, guards) = match c.kind {
                         CounterKind::DefendTarget => (Guard::DefendsTarget, z.attack.goal.square()),
                         CounterKind::ControlStop { square, .. }
@@ -204,17 +183,18 @@ pub fn defenders(board: &Board, analysis: &Analysis) -> Vec<Defender> {
                         CounterKind::Block { square, .. } => (Guard::BlocksSquare, square),
                         _ => continue,
                     };
-                    add(c.square(), guard, guards, hindered, stake);
+                    let hindrance = Hindrance::Counter { zone, counter };
+                    add(c.square(), guard, guards, hindrance, stake);
                 }
             }
         }
-        own_obstacles(&z.attack, hindered, stake, &mut add);
+        own_obstacles(&z.attack, Hindrance::InTheWay { zone }, stake, &mut add);
     }
     for (index, a) in analysis.rejected.iter().enumerate() {
         if a.side != us {
             continue;
         }
-        let hindered = Hindered::Rejected(index);
+        let hindrance = Hindrance::Rejected { rejected: index };
         for r in &a.rejections {
             match *r {
                 Rejection::UnfavourableExchange { .. } | Rejection::CaptureRefuted { .. } => {
@@ -224,21 +204,21 @@ pub fn defenders(board: &Board, analysis: &Analysis) -> Vec<Defender> {
                     let guards = attackers_to(board, target, board.occupied()) & board.colors(!us);
                     for by in guards {
                         let stake = exchange_without(board, target, us, by);
-                        add(by, Guard::DefendsTarget, target, hindered, stake);
+                        add(by, Guard::DefendsTarget, target, hindrance, stake);
                     }
                 }
                 Rejection::Controlled { square, by, .. } => {
                     let stake = stake_without(board, a, by);
-                    add(by, Guard::ControlsSquare, square, hindered, stake);
+                    add(by, Guard::ControlsSquare, square, hindrance, stake);
                 }
                 Rejection::Blocked { square, .. } => {
                     let stake = stake_without(board, a, square);
-                    add(square, Guard::BlocksSquare, square, hindered, stake);
+                    add(square, Guard::BlocksSquare, square, hindrance, stake);
                 }
                 Rejection::TargetEscapes { .. } | Rejection::OwnPieceStuck { .. } => {}
             }
         }
-        own_obstacles(a, hindered, a.gain, &mut add);
+        own_obstacles(a, hindrance, a.gain, &mut add);
     }
     for square in board.colors(!us) {
         if let Some(duty) = duty_of(board, square).filter(|d| d.mate) {
@@ -246,7 +226,7 @@ pub fn defenders(board: &Board, analysis: &Analysis) -> Vec<Defender> {
                 square,
                 Guard::GuardsMate,
                 duty.charge,
-                Hindered::Mate,
+                Hindrance::Mate,
                 MATE_GAIN,
             );
         }
@@ -278,19 +258,20 @@ fn stake_without(board: &Board, attack: &Attack, lifted: Square) -> i32 {
     without.max(attack.gain)
 }
 
-/// Our own pieces on the route of `attack` (a clearance's defenders).
+/// Our own pieces on the route of `attack`, whose plan `hindrance` names (a clearance's
+/// defenders).
 fn own_obstacles(
     attack: &Attack,
-    hindered: Hindered,
+    hindrance: Hindrance,
     stake: i32,
-    add: &mut impl FnMut(Square, Guard, Square, Hindered, i32),
+    add: &mut impl FnMut(Square, Guard, Square, Hindrance, i32),
 ) {
     for o in &attack.route.obstacles {
         if matches!(
             o.kind,
             ObstacleKind::OwnMovable(_) | ObstacleKind::OwnImmobile(_)
         ) {
-            add(o.square, Guard::InTheWay, o.square, hindered, stake);
+            add(o.square, Guard::InTheWay, o.square, hindrance, stake);
         }
     }
 }
@@ -443,8 +424,8 @@ fn played(board: &Board, mv: Move) -> Board {
 
 /// The play a defender hinders, in words: "P e6–e7–e8=Q", "Q e5×f6", "mate".
 fn hindered_text(analysis: &Analysis, d: &Defender) -> String {
-    d.hindered
-        .attack(analysis)
+    analysis
+        .hindered_attack(d.hindrance)
         .map_or_else(|| "mate".to_string(), Attack::notation)
 }
 

@@ -22,10 +22,11 @@
 //! with the tempi of the linked trajectory given to the opponent ("because of the loss of tempo
 //! the main zone grows too"). The linked zone's own counters (the king coming to drive the
 //! bishop off f4 in diagram 56) are left to the search that checks every plan (`explain`).
-//! This file reads the zones (`zone`) and is read by the analysis, which gathers the linked
-//! zones and resolves the indices a linked zone keeps (`Analysis::linked_attack`,
-//! `Analysis::hindering_counter`).
+//! This file reads the zones (`zone`) and names the hindering piece's part by a `Hindrance`
+//! (`hindrance`); the analysis gathers the linked zones and resolves it
+//! (`Analysis::linked_attack`, `Analysis::hindering_counter`).
 
+use super::hindrance::Hindrance;
 use super::zone::{Zone, ZoneVerdict};
 use crate::pioneer::attacks::attack::{Attack, Goal};
 use crate::pioneer::board::arrival::relocated;
@@ -41,31 +42,14 @@ use crate::rules::{Board, Color, Piece, Square};
 /// Longest linked trajectory (forecast, in moves) that is looked for.
 pub const LINKED_MAX_FORECAST: u8 = 2;
 
-/// Why a square is critical: what the hindering piece does there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Hindering {
-    /// Counter `counter` of zone `zone` (indices into `Analysis::zones` and its counters) passes
-    /// or reaches the square.
-    Counter {
-        /// The hindered zone.
-        zone: usize,
-        /// The counter in that zone.
-        counter: usize,
-    },
-    /// The target of the attack `rejected` (index into `Analysis::rejected`) runs there.
-    Escape {
-        /// The attack given up for the escape.
-        rejected: usize,
-    },
-}
-
 /// A square where a zone can be saved by stopping the piece that hinders it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CriticalSquare {
     /// The square.
     pub square: Square,
-    /// What the hindering piece does there.
-    pub hindering: Hindering,
+    /// What the hindering piece does there: runs its counter (`Hindrance::Counter`), or, as
+    /// the target of an attack given up for its escape, runs there (`Hindrance::Rejected`).
+    pub hindrance: Hindrance,
     /// Where the hindering piece stands.
     pub hinderer: Square,
     /// The hindering piece.
@@ -131,7 +115,7 @@ pub fn critical_squares(zones: &[Zone], rejected: &[Attack]) -> Vec<CriticalSqua
             for (i, &square) in c.route.squares.iter().enumerate().skip(1) {
                 out.push(CriticalSquare {
                     square,
-                    hindering: Hindering::Counter { zone, counter },
+                    hindrance: Hindrance::Counter { zone, counter },
                     hinderer: c.square(),
                     piece: c.piece,
                     arrives: c.route.arrival[i],
@@ -148,7 +132,7 @@ pub fn critical_squares(zones: &[Zone], rejected: &[Attack]) -> Vec<CriticalSqua
                 for square in *squares {
                     out.push(CriticalSquare {
                         square,
-                        hindering: Hindering::Escape { rejected: index },
+                        hindrance: Hindrance::Rejected { rejected: index },
                         hinderer: target,
                         piece,
                         arrives: 1,
@@ -167,9 +151,8 @@ pub fn critical_squares(zones: &[Zone], rejected: &[Attack]) -> Vec<CriticalSqua
 pub fn linked_zones(board: &Board, zones: &[Zone], rejected: &[Attack]) -> Vec<LinkedZone> {
     let mut out: Vec<LinkedZone> = Vec::new();
     for critical in critical_squares(zones, rejected) {
-        let attack = match critical.hindering {
-            Hindering::Counter { zone, .. } => &zones[zone].attack,
-            Hindering::Escape { rejected: index } => &rejected[index],
+        let Some(attack) = critical.hindrance.attack(zones, rejected) else {
+            continue;
         };
         let side = attack.side;
         let to_move = board.side_to_move() == side;
@@ -230,7 +213,7 @@ pub fn linked_zones(board: &Board, zones: &[Zone], rejected: &[Attack]) -> Vec<L
 
 /// The same piece already takes the same critical square of the same failure.
 fn same_link(link: &LinkedZone, critical: &CriticalSquare, route: &Route) -> bool {
-    link.critical.hindering == critical.hindering
+    link.critical.hindrance == critical.hindrance
         && link.critical.square == critical.square
         && link.route.start() == route.start()
 }
@@ -251,12 +234,12 @@ fn composite(
     attacker_to_move: bool,
     tempi: u8,
 ) -> Option<(bool, bool)> {
-    match critical.hindering {
-        Hindering::Counter { .. } => {
+    match critical.hindrance {
+        Hindrance::Counter { .. } => {
             let z = Zone::form(after, attack.clone(), attacker_to_move);
             Some(composite_verdict(&z.counters, critical.hinderer, tempi))
         }
-        Hindering::Escape { .. } => {
+        Hindrance::Rejected { .. } => {
             let Goal::Capture { target, .. } = attack.goal else {
                 return None;
             };
@@ -267,6 +250,8 @@ fn composite(
             let (_, wins) = composite_verdict(&z.counters, critical.hinderer, tempi);
             Some((escapes.is_empty(), escapes.is_empty() && wins))
         }
+        // A critical square comes from a counter or an escape only.
+        Hindrance::Controls { .. } | Hindrance::InTheWay { .. } | Hindrance::Mate => None,
     }
 }
 
@@ -318,7 +303,7 @@ mod tests {
         let l = find(&analysis, &links, "K e1–f1–g1×h1", "B d2–f4");
         assert_eq!(l.critical.square, Square::G3);
         assert_eq!(l.critical.hinderer, Square::H1);
-        assert!(matches!(l.critical.hindering, Hindering::Escape { .. }));
+        assert!(matches!(l.critical.hindrance, Hindrance::Rejected { .. }));
         assert!(l.in_time() && l.stops_hinderer && l.wins, "{l:?}");
         // With Black to move the knight runs before the bishop arrives: nothing is linked.
         let (analysis, links) = linked(&fen.replace(" w ", " b "));

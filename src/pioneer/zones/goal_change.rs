@@ -15,35 +15,29 @@
 //! Nothing new is searched: the link says which zone removes the hindrance of which.
 
 use super::analysis::Analysis;
+use super::hindrance::Hindrance;
 use super::zone::ZoneVerdict;
 use crate::pioneer::attacks::attack::Goal;
 use crate::pioneer::board::pieces::piece_name;
 use crate::pioneer::counters::counter::CounterKind;
 use crate::rules::{Board, Square};
 
-/// How a piece hinders a zone.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Hindrance {
-    /// It controls the stop `square` of the attack now (the zone is postponed).
-    Controls {
-        /// The stop.
-        square: Square,
-    },
-    /// It arrives in time to defend the target, control a stop or block the line.
-    Counters(CounterKind),
-}
-
 /// A zone whose hindering piece another zone of the same side takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GoalChange {
-    /// The hindered zone (index into `Analysis::zones`).
-    pub zone: usize,
     /// Where the hindering piece stands.
     pub hinderer: Square,
-    /// What it does against the zone.
+    /// What it does against the zone: controls a stop now, or comes by a counter in time.
     pub hindrance: Hindrance,
     /// The zone whose attack takes the hindering piece.
     pub via: usize,
+}
+
+impl GoalChange {
+    /// The hindered zone (index into `Analysis::zones`).
+    pub fn zone(&self) -> usize {
+        self.hindrance.zone().expect("a goal change hinders a zone")
+    }
 }
 
 /// The goal changes of `analysis`: for every postponed or defended zone, each hindering piece
@@ -56,11 +50,11 @@ pub fn goal_changes(analysis: &Analysis) -> Vec<GoalChange> {
                 .attack
                 .controlled_stops()
                 .into_iter()
-                .map(|(square, by)| (by, Hindrance::Controls { square }))
+                .map(|(square, by)| (by, Hindrance::Controls { zone, square }))
                 .collect(),
             ZoneVerdict::Defended => z
-                .timely_counters()
-                .map(|c| (c.square(), Hindrance::Counters(c.kind)))
+                .indexed_timely_counters()
+                .map(|(counter, c)| (c.square(), Hindrance::Counter { zone, counter }))
                 .collect(),
             ZoneVerdict::Wins | ZoneVerdict::Contested => Vec::new(),
         };
@@ -68,7 +62,11 @@ pub fn goal_changes(analysis: &Analysis) -> Vec<GoalChange> {
             // The target itself is no new goal.
             let target =
                 matches!(z.attack.goal, Goal::Capture { target, .. } if target == hinderer);
-            if target || out.iter().any(|g| g.zone == zone && g.hinderer == hinderer) {
+            if target
+                || out
+                    .iter()
+                    .any(|g| g.zone() == zone && g.hinderer == hinderer)
+            {
                 continue;
             }
             let via = analysis.zones.iter().position(|v| {
@@ -78,7 +76,6 @@ pub fn goal_changes(analysis: &Analysis) -> Vec<GoalChange> {
             });
             if let Some(via) = via {
                 out.push(GoalChange {
-                    zone,
                     hinderer,
                     hindrance,
                     via,
@@ -93,33 +90,10 @@ pub fn goal_changes(analysis: &Analysis) -> Vec<GoalChange> {
 /// target".
 pub fn goal_change_text(analysis: &Analysis, board: &Board, change: &GoalChange) -> String {
     let what = match change.hindrance {
-        Hindrance::Controls { square } => format!("controls {square}"),
-        Hindrance::Counters(CounterKind::DefendTarget) => "comes to defend the target".to_string(),
-        Hindrance::Counters(CounterKind::TakeAttacker) => "can take the attacker".to_string(),
-        Hindrance::Counters(CounterKind::ControlStop { square, .. }) => {
-            format!("comes to control {square}")
-        }
-        Hindrance::Counters(CounterKind::Block { square, .. }) => {
-            format!("comes to block on {square}")
-        }
-        Hindrance::Counters(CounterKind::Flight { square }) => {
-            format!("frees {square} for its king")
-        }
-        Hindrance::Counters(CounterKind::DenyPreparation { square }) => {
-            format!("comes to control {square} against the mate's preparation")
-        }
-        Hindrance::Counters(CounterKind::Unpin { pinner }) => {
-            format!("comes to lift the pin by {pinner}")
-        }
-        Hindrance::Counters(CounterKind::Relieve {
-            charge,
-            guard: true,
-        }) => {
-            format!("comes to relieve the target of guarding {charge} against the mate")
-        }
-        Hindrance::Counters(CounterKind::Relieve { charge, .. }) => {
-            format!("comes to relieve the target of defending {charge}")
-        }
+        Hindrance::Controls { square, .. } => format!("controls {square}"),
+        other => other
+            .counter(&analysis.zones)
+            .map_or_else(|| "hinders it".to_string(), |c| coming_words(c.kind)),
     };
     let piece = board.piece_on(change.hinderer).map_or("piece", piece_name);
     format!(
@@ -127,6 +101,28 @@ pub fn goal_change_text(analysis: &Analysis, board: &Board, change: &GoalChange)
         analysis.zones[change.via].attack.notation(),
         change.hinderer
     )
+}
+
+/// What a counter piece of kind `kind` comes to do, in words: "comes to defend the target".
+fn coming_words(kind: CounterKind) -> String {
+    match kind {
+        CounterKind::DefendTarget => "comes to defend the target".to_string(),
+        CounterKind::TakeAttacker => "can take the attacker".to_string(),
+        CounterKind::ControlStop { square, .. } => format!("comes to control {square}"),
+        CounterKind::Block { square, .. } => format!("comes to block on {square}"),
+        CounterKind::Flight { square } => format!("frees {square} for its king"),
+        CounterKind::DenyPreparation { square } => {
+            format!("comes to control {square} against the mate's preparation")
+        }
+        CounterKind::Unpin { pinner } => format!("comes to lift the pin by {pinner}"),
+        CounterKind::Relieve {
+            charge,
+            guard: true,
+        } => format!("comes to relieve the target of guarding {charge} against the mate"),
+        CounterKind::Relieve { charge, .. } => {
+            format!("comes to relieve the target of defending {charge}")
+        }
+    }
 }
 
 #[cfg(test)]
@@ -148,23 +144,24 @@ mod tests {
         let changes = goal_changes(&analysis);
         let change = changes
             .iter()
-            .find(|g| analysis.zones[g.zone].attack.notation() == "R c1–c3–a3×a7")
+            .find(|g| analysis.zones[g.zone()].attack.notation() == "R c1–c3–a3×a7")
             .expect("the rook's zone changes its goal");
         assert_eq!(change.hinderer, Square::C5);
-        assert_eq!(
-            change.hindrance,
-            Hindrance::Counters(CounterKind::DefendTarget)
-        );
+        let counter = change
+            .hindrance
+            .counter(&analysis.zones)
+            .expect("a counter");
+        assert_eq!(counter.kind, CounterKind::DefendTarget);
         let via = &analysis.zones[change.via];
         assert_eq!(via.attack.notation(), "B b4×c5");
-        assert_eq!(via.side(), analysis.zones[change.zone].side());
+        assert_eq!(via.side(), analysis.zones[change.zone()].side());
         assert_eq!(
             goal_change_text(&analysis, &board, change),
             "B b4×c5 takes the knight on c5, which comes to defend the target"
         );
         // Every change links two zones of one side, and never to the zone's own target.
         for g in &changes {
-            let (z, v) = (&analysis.zones[g.zone], &analysis.zones[g.via]);
+            let (z, v) = (&analysis.zones[g.zone()], &analysis.zones[g.via]);
             assert_eq!(z.side(), v.side());
             assert_ne!(z.attack.goal.square(), g.hinderer);
             assert!(matches!(

@@ -7,11 +7,13 @@
 //! `goal_change` names the zones that take a hindering piece itself, and `fork` the trajectories
 //! of one piece that serve two zones with a common beginning, and `combination` the moves that
 //! take a hindering piece's function away at any material price — all three read an
-//! `Analysis`.
+//! `Analysis`. `hindrance` says how a piece hinders a plan, for `critical`, `goal_change` and
+//! `combination` alike.
 
 pub mod analysis;
 pub mod combination;
 pub mod critical;
 pub mod fork;
 pub mod goal_change;
+pub mod hindrance;
 pub mod zone;

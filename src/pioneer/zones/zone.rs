@@ -196,7 +196,15 @@ impl Zone {
 
     /// Counters that arrive in time.
     pub fn timely_counters(&self) -> impl Iterator<Item = &Counter> {
-        self.counters.iter().filter(|c| c.in_time())
+        self.indexed_timely_counters().map(|(_, c)| c)
+    }
+
+    /// Counters that arrive in time, each with its index in `counters`.
+    pub fn indexed_timely_counters(&self) -> impl Iterator<Item = (usize, &Counter)> {
+        self.counters
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.in_time())
     }
 
     /// The key by which zones are examined: fewest squares controlled by the opponent, then the
