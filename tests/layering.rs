@@ -180,7 +180,14 @@ fn the_reader_sees_paths_and_ignores_other_crates() {
 const PIONEER_LAYERS: &[(&str, &[&str])] = &[
     (
         "board",
-        &["trajectory", "control", "route", "pieces", "arrival"],
+        &[
+            "trajectory",
+            "control",
+            "pins",
+            "route",
+            "pieces",
+            "arrival",
+        ],
     ),
     ("rejection", &["safety", "reject", "duty", "escape"]),
     ("attacks", &["attack", "mate"]),

@@ -7,9 +7,10 @@
 //! lower ones only, and no two files use each other, even through others (`tests/layering.rs`
 //! checks both on the code outside the tests):
 //! 1. `board` — the shortest trajectories of every piece on the empty board (`trajectory`), who
-//!    controls a square by the three rules (`control`), a trajectory laid on the real board with
-//!    its obstacles and forecast duration (`route`), the pieces' letters, names and attack
-//!    squares (`pieces`), and whether a piece arriving on a square mates there (`arrival`);
+//!    controls a square by the three rules (`control`), the pieces held by a pin (`pins`), a
+//!    trajectory laid on the real board with its obstacles and forecast duration (`route`), the
+//!    pieces' letters, names and attack squares (`pieces`), and whether a piece arriving on a
+//!    square mates there (`arrival`);
 //! 2. `rejection` — the four reasons for giving a trajectory up (`reject`): the capturing
 //!    piece's safety (`safety`), the target's escape in time (`escape`), and the duty that
 //!    chains a piece to its place (`duty`);

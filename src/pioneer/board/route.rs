@@ -9,18 +9,20 @@
 //! Design note: a `Route` is one concrete path (its stops) with the obstacles found on it and the
 //! move at which each stop is reached. Own pieces in the way are cleared "just in time", so stop
 //! i is reached at move i plus the clearing moves needed up to it; this gives the opponent the
-//! least time to react, which is what the timing of counter-trajectories must assume. The best
-//! path through a bundle is found by dynamic programming over the bundle's steps (fewest
-//! irremovable obstacles first, then fewest clearing moves), so the dozens of shortest king or
-//! knight paths are never listed one by one. `first_steps` keeps every first square from which
-//! an equally good path continues: the zone search plays all of them. `best_route`, the quickest
-//! way of a piece to any of a set of squares, serves every layer above that sends a piece
-//! somewhere in time: a counter, a freeing move, a linked piece.
+//! least time to react, which is what the timing of counter-trajectories must assume. An own
+//! piece pinned to its king (`pins`) cannot be cleared. The best path through a bundle is found
+//! by dynamic programming over the bundle's steps (fewest irremovable obstacles first, then
+//! fewest clearing moves), so the dozens of shortest king or knight paths are never listed one
+//! by one. `first_steps` keeps every first square from which an equally good path continues:
+//! the zone search plays all of them. `best_route`, the quickest way of a piece to any of a set
+//! of squares, serves every layer above that sends a piece somewhere in time: a counter, a
+//! freeing move, a linked piece.
 
 use super::control::{control, Control};
+use super::pins::pinned;
 use super::trajectory::{bundle, distance, two_fragment, Bundle, Mover};
 use crate::rules::see::attackers_to;
-use crate::rules::{piece_value, BitBoard, Board, Color, Piece, Square};
+use crate::rules::{BitBoard, Board, Color, Piece, Square};
 use cozy_chess::{
     get_between_rays, get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks,
     get_pawn_quiets, get_rook_moves,
@@ -157,87 +159,6 @@ impl Route {
             .collect::<Vec<_>>()
             .join("–")
     }
-}
-
-/// Pieces of `color` pinned to their own king.
-pub fn pinned(board: &Board, color: Color) -> BitBoard {
-    pins(board, color)
-        .into_iter()
-        .fold(BitBoard::EMPTY, |a, (piece, _)| a | piece.bitboard())
-}
-
-/// The pins on `color`'s pieces: (the pinned piece's square, the pinning piece's square).
-pub fn pins(board: &Board, color: Color) -> Vec<(Square, Square)> {
-    let king = board.king(color);
-    let enemy = board.colors(!color);
-    let diagonal = (board.pieces(Piece::Bishop) | board.pieces(Piece::Queen)) & enemy;
-    let straight = (board.pieces(Piece::Rook) | board.pieces(Piece::Queen)) & enemy;
-    let snipers =
-        (get_bishop_moves(king, enemy) & diagonal) | (get_rook_moves(king, enemy) & straight);
-    let mut out = Vec::new();
-    for sniper in snipers {
-        let between = get_between_rays(king, sniper) & board.occupied();
-        if between.len() == 1 && !(between & board.colors(color)).is_empty() {
-            out.extend(between.next_square().map(|piece| (piece, sniper)));
-        }
-    }
-    out
-}
-
-/// A pin: the piece on `pinned` shields `behind` from the enemy slider on `pinner`, and cannot
-/// leave the line between them without losing more than it would save.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Pin {
-    /// The held piece.
-    pub pinned: Square,
-    /// The enemy bishop, rook or queen on the line.
-    pub pinner: Square,
-    /// What the held piece shields: its king, or a queen or rook.
-    pub behind: Square,
-}
-
-/// The pin that holds the piece on `square`, if any: to its king (preferred when there are
-/// two), or to a queen or rook worth more than the held piece that the pinning piece would win
-/// — worth more than the pinning piece too, or undefended once the held piece has gone.
-pub fn pin_of(board: &Board, square: Square) -> Option<Pin> {
-    let color = board.color_on(square)?;
-    let held = board.piece_on(square)?;
-    if held == Piece::King {
-        return None;
-    }
-    let enemy = board.colors(!color);
-    let diagonal = (board.pieces(Piece::Bishop) | board.pieces(Piece::Queen)) & enemy;
-    let straight = (board.pieces(Piece::Rook) | board.pieces(Piece::Queen)) & enemy;
-    let valuable =
-        board.pieces(Piece::King) | board.pieces(Piece::Queen) | board.pieces(Piece::Rook);
-    let occupied = board.occupied() & !square.bitboard();
-    let mut found = None;
-    for behind in valuable & board.colors(color) & !square.bitboard() {
-        let snipers = (get_bishop_moves(behind, occupied) & diagonal)
-            | (get_rook_moves(behind, occupied) & straight);
-        for pinner in snipers {
-            if !get_between_rays(behind, pinner).has(square) {
-                continue;
-            }
-            let pin = Pin {
-                pinned: square,
-                pinner,
-                behind,
-            };
-            let shielded = board.piece_on(behind)?;
-            if shielded == Piece::King {
-                return Some(pin);
-            }
-            let worth = piece_value(shielded);
-            let undefended =
-                (attackers_to(board, behind, occupied) & board.colors(color)).is_empty();
-            let pinner_value = board.piece_on(pinner).map_or(0, piece_value);
-            if worth > piece_value(held) && (worth > pinner_value || undefended) {
-                found = Some(pin);
-            }
-        }
-    }
-    found
 }
 
 /// Squares the piece on `square` attacks or may move to with the given occupancy (pseudo-legal,
@@ -591,26 +512,6 @@ mod tests {
         assert!(!other.passable());
     }
 
-    fn pin(fen: &str, square: Square) -> Option<Pin> {
-        pin_of(&parse_fen(fen, false).unwrap(), square)
-    }
-
-    #[test]
-    fn pins_to_the_king_and_to_what_the_pinning_piece_would_win() {
-        let to_king = pin("4k3/8/2n5/1B6/8/8/8/4K3 w - - 0 1", Square::C6).unwrap();
-        assert_eq!((to_king.pinner, to_king.behind), (Square::B5, Square::E8));
-        assert_eq!(pin("3k4/8/2n5/1B6/8/8/8/4K3 w - - 0 1", Square::C6), None);
-        // A bishop wins the rook behind the knight, defended or not.
-        let to_rook = pin("4r1k1/8/2n5/1B6/8/8/8/4K3 w - - 0 1", Square::C6).unwrap();
-        assert_eq!(to_rook.behind, Square::E8);
-        // A queen only wins an undefended rook.
-        assert_eq!(pin("4r3/5k2/2n5/8/Q7/8/8/4K3 w - - 0 1", Square::C6), None);
-        assert!(pin("4r3/7k/2n5/8/Q7/8/8/4K3 w - - 0 1", Square::C6).is_some());
-        // A bishop behind a knight, or a knight behind a rook, is not worth holding for.
-        assert_eq!(pin("4b1k1/8/2n5/1B6/8/8/8/4K3 w - - 0 1", Square::C6), None);
-        assert_eq!(pin("4n1k1/8/2r5/1B6/8/8/8/4K3 w - - 0 1", Square::C6), None);
-    }
-
     #[test]
     fn blocked_pawns_and_pinned_pieces_cannot_step_aside() {
         // The white pawn d5 is blocked by d6; the rook d2 cannot go d2–d8.
@@ -620,11 +521,14 @@ mod tests {
             .obstacles
             .iter()
             .any(|o| o.kind == ObstacleKind::OwnBlockedPawn));
-        // The knight e2 is pinned by the bishop b5... to the king f1.
-        let board = parse_fen("4k3/8/8/8/8/2b5/4N3/R4K2 w - - 0 1", false).unwrap();
-        assert_eq!(pinned(&board, Color::White), BitBoard::EMPTY);
-        let board = parse_fen("4k3/8/8/1b6/8/8/4N3/R2N1K2 w - - 0 1", false).unwrap();
-        assert_eq!(pinned(&board, Color::White), Square::E2.bitboard());
+        // The knight e2, pinned by the bishop b5 to the king f1, cannot step off the second rank
+        // for the rook a2.
+        let board = parse_fen("4k3/8/8/1b6/8/8/R3N3/5K2 w - - 0 1", false).unwrap();
+        let route = assessor(&board, Square::A2).route(&[Square::A2, Square::H2], Finish::Arrive);
+        assert!(route
+            .obstacles
+            .iter()
+            .any(|o| o.kind == ObstacleKind::OwnPinned(Piece::Knight)));
     }
 
     #[test]

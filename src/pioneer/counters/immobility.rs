@@ -5,7 +5,7 @@
 //! pin or by the need to defend some piece or square, one can try to remove the cause of the
 //! immobility."
 //!
-//! Design note: a pinned target (`board::route::pin_of`: to its king, or to a queen or rook the
+//! Design note: a pinned target (`board::pins::pin_of`: to its king, or to a queen or rook the
 //! pinning piece would win) runs only along the line of its pin, and a target with a duty
 //! (`rejection::duty::duty_of`: the one defence of an own piece the opponent would win without
 //! it, worth at least the target, or the one guard of a square on which the opponent would mate
@@ -22,7 +22,8 @@
 use super::counter::{budget, Counter, CounterKind, NEAR_MISS};
 use crate::pioneer::attacks::attack::{Attack, Goal};
 use crate::pioneer::board::pieces::attack_squares;
-use crate::pioneer::board::route::{best_route, pin_of};
+use crate::pioneer::board::pins::pin_of;
+use crate::pioneer::board::route::best_route;
 use crate::pioneer::board::trajectory::Mover;
 use crate::pioneer::rejection::duty::duty_of;
 use crate::pioneer::rejection::escape::flight_squares;

@@ -11,7 +11,7 @@
 //! `board::arrival::mates_after`). It narrows the held piece's escape (`escape::escape_squares`:
 //! only to squares from which it still defends its charge), which is why it lives with the
 //! reasons of rejection; the counters that relieve a duty are `counters::immobility`'s. A pin,
-//! the other chain, is `board::route::pin_of`.
+//! the other chain, is `board::pins::pin_of`.
 
 use crate::pioneer::board::arrival::{mates_after, relocated, MATE_GAIN};
 use crate::pioneer::board::pieces::attack_squares;

@@ -11,14 +11,15 @@
 use super::duty::duty_of;
 use crate::pioneer::board::control::control;
 use crate::pioneer::board::pieces::attack_squares;
-use crate::pioneer::board::route::{piece_moves, pin_of, Route};
+use crate::pioneer::board::pins::pin_of;
+use crate::pioneer::board::route::{piece_moves, Route};
 use crate::pioneer::board::trajectory::Mover;
 use crate::rules::{BitBoard, Board, Square};
 use cozy_chess::{get_between_rays, get_line_rays, get_pawn_attacks};
 
 /// Reason 2: squares the target can run to before the attacker arrives, where it is neither
 /// controlled by the attacker's side nor still hit by the attacker from its last stop. A pinned
-/// target (`route::pin_of`) runs only along the line of its pin, and one with a duty
+/// target (`pins::pin_of`) runs only along the line of its pin, and one with a duty
 /// (`duty::duty_of`) only to squares from which it still defends its charge. When the
 /// defender's one move comes after a first step that checks (`check_on_arrival`: a fork of the
 /// king and the target), that move must answer the check: the target runs only by taking the
