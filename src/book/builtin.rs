@@ -1,6 +1,6 @@
 //! The default book, embedded in the binary.
 //!
-//! Design note: `default.tbk` is built from about 3,300 master games by the command given in
+//! Design note: `default.tbk` is built from master games by the command given in
 //! docs/opening-book.md and committed; it is parsed and checked once, on first use.
 
 use super::{Book, BookError};

@@ -331,14 +331,18 @@ pub fn tune(
         .file_name()
         .unwrap_or(data.as_os_str())
         .to_string_lossy();
+    // The command alone: how long it took is the tuning machine's, not the weights'.
     let provenance = format!(
-        "Fitted by `tropa tune --data {name} --epochs {epochs} --learning-rate {learning_rate} --result-weight {result_weight} --limit {limit}`\nin {:.0} s.",
-        start.elapsed().as_secs_f64()
+        "Fitted by `tropa tune --data {name} --epochs {epochs} --learning-rate {learning_rate} --result-weight {result_weight} --limit {limit}`."
     );
     tune::report(&mut std::io::stderr(), &crate::eval::WEIGHTS, &weights)
         .map_err(|e| e.to_string())?;
     tune::write_weights(output, &weights, &provenance)
         .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
-    eprintln!("weights written to {}", output.display());
+    eprintln!(
+        "weights written to {} (tuned in {:.0} s)",
+        output.display(),
+        start.elapsed().as_secs_f64()
+    );
     Ok(())
 }

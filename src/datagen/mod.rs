@@ -1,4 +1,4 @@
-//! Self-play data for the learned evaluation (`tropa datagen`, issue 12): games played by the
+//! Self-play data for the learned evaluation (`tropa datagen`): games played by the
 //! search at a node limit from varied starts, stored compactly (`format`) for the trainer.
 //!
 //! Design note: each thread owns an engine with one search thread and plays whole games, taking

@@ -1,4 +1,4 @@
-//! Tropa's trainer for the learned evaluation (issue 12): reads `tropa datagen` files, trains
+//! Tropa's trainer for the learned evaluation: reads `tropa datagen` files, trains
 //! the float net (768 → N)×2 → 1 on CPU threads with sparse input gradients and Adam, and
 //! writes the quantised net in the engine's format (`tropa::eval::nnue::format`) with a
 //! manifest beside it.

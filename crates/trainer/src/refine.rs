@@ -3,8 +3,8 @@
 //! lose least to the quantisation.
 //!
 //! Design note: the output weights are stored in steps of 1/64 (QB), a tenth of a typical weight,
-//! and rounding each one to its nearest step costs nets 0.00001–0.00008 of validation loss
-//! (docs/learned-evaluation.md); another rounding of the same float weights can cost more or
+//! and rounding each one to its nearest step costs a net some validation loss (figures:
+//! docs/learned-evaluation.md); another rounding of the same float weights can cost more or
 //! less. Near the written net the loss is, to second order, a quadratic in the integer changes
 //! δ of the output layer: Σ (e + c·xᵀδ)² over the positions, with e the position's error, c the
 //! prediction's slope and x the change of the output per step of each weight (the squared

@@ -1,4 +1,4 @@
-//! The learned evaluation (issue 12): an efficiently updatable network (768·K → N)×2 → 1 with
+//! The learned evaluation: an efficiently updatable network (768·K → N)×2 → 1 with
 //! a perspective accumulator, king buckets, a squared clipped ReLU and output buckets, in
 //! integers.
 //!

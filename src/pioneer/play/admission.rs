@@ -5,18 +5,14 @@
 //! while a defence is left out.
 //!
 //! Design note: more of the attacker's moves never make a proof unsound, so the attacker gets a
-//! few kinds of move the zones do not propose where they were found to matter: its
-//! combinations first (`zones::combination`: a sacrifice, deflection, decoy, interference,
-//! clearance or overloading against the piece that hinders one of its zones, whose hindered play
-//! can still end before the horizon — the seed's combinations of practical games, which the zone
-//! model itself rejects for the material they give up), every legal move where it has no zone
-//! move (a position without zones is then not "proven" by default), its checks at every node (a
-//! combination often ends in a check the zones do not propose: Win at Chess no. 6, 1.Rb7 Rf5
-//! 2.Rb8+ Rf8 3.Rxf8#, where the zones see the interposed rook defend), and at the root its
-//! captures and promotions as well. Captures past the root grew the trees of the study set and
-//! proved no record more, so they stay at the root. The zone search (both sides on zone moves)
-//! admits each side's combinations too, first: in study mode either side is the attacker of its
-//! own zones. A side in check has no combinations: every evasion is already admitted.
+//! few kinds of move the zones do not propose: its combinations first (`zones::combination`:
+//! the sacrifices against a piece that hinders one of its zones, whose hindered play can still
+//! end before the horizon, which the zone model rejects for their price), every legal move
+//! where it has no zone move, its checks at every node (a combination often ends in a check the
+//! zones do not propose: Win at Chess no. 6, 1.Rb7 Rf5 2.Rb8+ Rf8 3.Rxf8#), and at the root its
+//! captures and promotions as well (figures: docs/pioneer.md). The zone search admits each
+//! side's combinations too, first: in study mode either side is the attacker of its own zones.
+//! A side in check has no combinations: every evasion is already admitted.
 
 use super::moves::zone_moves;
 use crate::pioneer::zones::analysis::Analysis;

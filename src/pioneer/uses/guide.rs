@@ -5,12 +5,11 @@
 //! early and searching fully. At the start of a search the root position is analysed once; the
 //! zone moves of the side to move, and those of the opponent (found after a pass), are handed
 //! by the caller to the search (`search::guide`), which gives them a move-ordering bonus in the
-//! first plies. Exempting zone moves from late-move reductions, or ordering them right after the
-//! counter-move, was measured too and lost (docs/pioneer.md).
+//! first plies.
 //!
-//! Design note: the zones are formed once per search (a few milliseconds), never inside the
-//! tree. This module returns plain moves, so PIONEER knows nothing of the search. Whether the
-//! guide gains is measured, not assumed (docs/pioneer.md); it is off by default.
+//! Design note: the zones are formed once per search, never inside the tree. This module
+//! returns plain moves, so PIONEER knows nothing of the search. The guide is off by default;
+//! what it gains, and the variants tried, are in docs/pioneer.md.
 
 use crate::pioneer::attacks::attack::TrajectoryLimits;
 use crate::pioneer::play::moves::zone_moves;

@@ -1,38 +1,15 @@
 //! Proofs of study claims: the zone search with the defender on every legal move.
 //!
-//! PIONEER restricts both sides to zone moves, which is what keeps Botvinnik's tree small (54
-//! moves for Réti's study), but such a tree proves nothing: a defence outside the zones is
-//! never tried. A proof keeps PIONEER's selectivity for the side whose claim it is (the
-//! attacker: its zone moves, its checks, and at the root its captures and promotions as well,
-//! for the sacrifices and mating checks the zone model rejects) and gives the defender every
-//! legal move, underpromotions included (`Admission::Proof`).
-//!
-//! Design note: what a complete tree proves is what the attacker gets against every defence within
-//! the horizon, the leaves valued by the zone model (`model_value::static_value`): a win (a lead of
-//! at least `WIN`, or mate) or a hold (never more than `HOLD_MARGIN` behind). With a judge
-//! (`study::LeafJudge`, the engine's own search in `tropa study`) a leaf is a win only where the
-//! judge sees one too, and no hold where the judge sees the attacker `WIN` behind. Two results
-//! prove nothing and say so: a tree that outgrows its position budget, and an attacker that fails
-//! (a move outside its zones might have done better). The budget grows by `BUDGET_GROWTH` from
-//! `FIRST_BUDGET` to the caller's limit, every round reported to the caller, so that a long proof
-//! always shows where it is and a short one stays short; each round's best moves are tried first in
-//! the next (`ZoneSearch::with_hints`), so a larger tree starts where the smaller one learnt. A
-//! round asks "does the attacker win?" and, failing that, "does it hold?", each with a null window
-//! at its threshold: a proof needs an answer, not a value, and the window (−`WIN`, `WIN`) of the
-//! zone search would value every line in between exactly. The
-//! horizon is the zone search's (twice the longest forecast, plus one), and a proof that does not
-//! win there tries two plies more at a time: a hold proven deeper says more, and the forecast
-//! counts the moves to the target, so a gain may come a move or two past it. A failure is tried
-//! deeper too: the lead that decides it is the zone model's at the horizon, which a few plies more
-//! may undo. The deepest complete tree decides, so a hold within three plies that fails within five
-//! is no proof. A proven win is asked once more, within the same horizon, whether it is a mate on
-//! the board (`Question::Mate`, on as many positions again as the win took): the win's null window
-//! stops at the first move that wins, often a slower one, and a mate is the exact proof, resting on
-//! no leaf's value. A position where the attacker has combinations (`zones::combination`) is
-//! first asked for a win within shorter horizons, from 3 plies up: a sacrifice's gain often
-//! comes much sooner than the longest zone's, and a strict tree grows by the defender's every
-//! legal move at each of its plies (Win at Chess no. 6 was proven within 11 plies in 7,958
-//! positions, and is within 5 in 575).
+//! Design note: the zone search restricts both sides to zone moves, which keeps its tree small
+//! but proves nothing. A proof keeps that selectivity for the attacker alone (its zone moves and
+//! checks, and at the root its captures and promotions) and gives the defender every legal move
+//! (`Admission::Proof`). A complete tree proves a win (at least `WIN` ahead, or mate) or a hold
+//! (never more than `HOLD_MARGIN` behind), its leaves valued by the zone model and, with a judge
+//! (`study::LeafJudge`), checked by the engine's search; a tree over its budget, or an attacker
+//! that fails, proves nothing. Rounds grow the budget by `BUDGET_GROWTH` from `FIRST_BUDGET`
+//! and the horizon by two plies, each asking "win?" then "hold?" with a null window, and the
+//! deepest complete tree decides; a win is then asked whether it is a mate (`Question::Mate`),
+//! and combinations get shorter horizons first. Figures: docs/pioneer.md.
 
 use super::study::{
     Study, StudyResult, StudySettings, StudyVerdict, ZoneSearch, MATE, MAX_HORIZON, WIN,

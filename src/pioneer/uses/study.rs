@@ -4,27 +4,18 @@
 //! PIONEER: "Starting from some group of trajectories, the positions of the game tree of the
 //! chess model formed by the pseudo-search are searched. If a material gain is found there, the
 //! program still looks whether the opponent can compensate it in the same time in one of the
-//! zones of his attack." Botvinnik reported that PIONEER solved Réti's study with 54 moves in
-//! the tree.
+//! zones of his attack."
 //!
 //! Design note: an alpha-beta search over zone moves (`play::moves`), each side's combinations
-//! first (`play::admission`: the sacrifices against a hindering piece that the zones reject for
-//! their price), to a horizon taken from the zones' timing: twice the longest forecast of a live
-//! attack at the root, plus one ply. At the
-//! horizon, or where the side to move has no zone move, the position is valued by the zone model
-//! alone (`play::model_value`; a known draw, `eval::known_draw`, is 0 wherever it stands):
-//! material, plus the promotion of every pawn whose zone wins statically (no counter in time),
-//! plus what the side to move wins at once in the exchange model. A verdict is a win when one side is at least
-//! `WIN` ahead, otherwise a draw. The search is made with the window (−WIN, +WIN): it only has to
-//! tell the three verdicts apart, which keeps the tree small. A transposition table keyed by the
-//! position (with the plies left) avoids searching a position twice; `positions` counts the
-//! distinct positions the tree holds. A tree stops at a limit of distinct positions
-//! (`MAX_POSITIONS` unless asked otherwise) so that the search always ends, even where the zones
-//! admit many moves; such a result is marked incomplete and proves nothing. With `Admission::Proof`
-//! the same search gives the defender every legal move, and the attacker a few forcing moves
-//! besides its zone moves (`play::admission`): that is the proof of a verdict (`proof`),
-//! searched with null windows (`with_window`), its moves ordered by the judge's estimates where
-//! it has a judge (`LeafJudge::estimate`; at the root, by the judge's own value).
+//! first (`play::admission`), to a horizon of twice the longest forecast of a live attack at the
+//! root, plus one ply. A leaf is valued by the zone model alone (`play::model_value`; a known
+//! draw is 0); a verdict is a win when one side is at least `WIN` ahead, otherwise a draw, so
+//! the window (−WIN, +WIN) suffices and keeps the tree small. A transposition table keyed by the
+//! position and the plies left avoids searching a position twice, and a tree stops at a limit
+//! of distinct positions (`MAX_POSITIONS` unless asked otherwise): such a result is incomplete
+//! and proves nothing. With `Admission::Proof` the same search is the proof of a verdict
+//! (`proof`), searched with null windows (`with_window`), its moves ordered by the judge's
+//! estimates where it has one (`LeafJudge::estimate`).
 
 use crate::bound::Bound;
 use crate::eval::known_draw;
