@@ -14,17 +14,16 @@
 
 use crate::rules::{Board, Color, Piece};
 use crate::search::history::PieceTo;
+use crate::search::params::{
+    CORRECTION_MATERIAL_WEIGHT, CORRECTION_MAX, CORRECTION_PAWNS_WEIGHT, CORRECTION_PIECES_WEIGHT,
+    CORRECTION_PREVIOUS_MOVE_WEIGHT, CORRECTION_UPDATE_WEIGHT_MAX,
+    CORRECTION_UPDATE_WEIGHT_PER_PLY,
+};
 
 /// Entries per side in each table (a power of two).
 const SIZE: usize = 16_384;
 /// Fixed-point scale of the stored averages.
 const GRAIN: i32 = 256;
-/// Largest correction, in centipawns, of one table and of the sum.
-const MAX_CORRECTION: i32 = 64;
-/// Weight of one update out of 256, per ply of depth (capped at `MAX_WEIGHT`).
-const WEIGHT_PER_PLY: i32 = 16;
-/// See `WEIGHT_PER_PLY`.
-const MAX_WEIGHT: i32 = 128;
 
 /// What a table keys positions by, beside the side to move.
 #[derive(Clone, Copy, Debug)]
@@ -40,13 +39,13 @@ enum Feature {
     PreviousMove,
 }
 
-/// The tables and the weight of each in the correction, out of 256.
+/// The tables and the weight of each in the correction, out of 256 (`params`).
 const FEATURES: [(Feature, i32); 5] = [
-    (Feature::Pawns, 128),
-    (Feature::Pieces(Color::White), 64),
-    (Feature::Pieces(Color::Black), 64),
-    (Feature::Material, 64),
-    (Feature::PreviousMove, 64),
+    (Feature::Pawns, CORRECTION_PAWNS_WEIGHT),
+    (Feature::Pieces(Color::White), CORRECTION_PIECES_WEIGHT),
+    (Feature::Pieces(Color::Black), CORRECTION_PIECES_WEIGHT),
+    (Feature::Material, CORRECTION_MATERIAL_WEIGHT),
+    (Feature::PreviousMove, CORRECTION_PREVIOUS_MOVE_WEIGHT),
 ];
 
 /// Multipliers that spread a bitboard or a count over the key (odd 64-bit constants).
@@ -135,7 +134,7 @@ impl CorrectionHistory {
                 Some(i64::from(self.entries[slot?]) * i64::from(weight))
             })
             .sum();
-        ((sum / (256 * i64::from(GRAIN))) as i32).clamp(-MAX_CORRECTION, MAX_CORRECTION)
+        ((sum / (256 * i64::from(GRAIN))) as i32).clamp(-CORRECTION_MAX, CORRECTION_MAX)
     }
 
     /// The static evaluation `raw` of `board`, reached by the opponent's move `previous`
@@ -158,9 +157,10 @@ impl CorrectionHistory {
         // The keys are computed once, for the correction and for the tables it changes.
         let slots = Self::slots(board, previous);
         let missed = (searched - raw - self.correction(&slots))
-            .clamp(-2 * MAX_CORRECTION, 2 * MAX_CORRECTION);
-        let weight = (depth * WEIGHT_PER_PLY).clamp(1, MAX_WEIGHT);
-        let bound = MAX_CORRECTION * GRAIN;
+            .clamp(-2 * CORRECTION_MAX, 2 * CORRECTION_MAX);
+        let weight =
+            (depth * CORRECTION_UPDATE_WEIGHT_PER_PLY).clamp(1, CORRECTION_UPDATE_WEIGHT_MAX);
+        let bound = CORRECTION_MAX * GRAIN;
         for slot in slots.into_iter().flatten() {
             let entry = &mut self.entries[slot];
             *entry = (*entry + missed * GRAIN * weight / 256).clamp(-bound, bound);
@@ -208,7 +208,7 @@ mod tests {
         // Capped: a huge search score moves the correction only up to the limit.
         let capped = table.corrected(&board, None, 0);
         assert!(
-            (MAX_CORRECTION - 2..=MAX_CORRECTION).contains(&capped),
+            (CORRECTION_MAX - 2..=CORRECTION_MAX).contains(&capped),
             "{capped}"
         );
         // The other side to move, same pawns: a separate entry.

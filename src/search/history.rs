@@ -8,10 +8,10 @@
 //! history (by piece, square and victim) breaks ties among captures that MVV/LVA ranks alike.
 
 use crate::rules::{BitBoard, Color, Move, Piece, Square};
+use crate::search::params::{
+    HISTORY_BONUS_LINEAR, HISTORY_BONUS_MAX, HISTORY_BONUS_QUADRATIC, HISTORY_MAX,
+};
 use crate::search::MAX_PLY;
-
-/// Upper bound of a history value; updates saturate towards it ("gravity").
-pub const HISTORY_MAX: i32 = 16_384;
 
 /// How many plies back each move lies by which continuation history scores a quiet move.
 pub const CONTINUATION_PLIES: [usize; 3] = [1, 2, 4];
@@ -68,9 +68,9 @@ fn gravity(entry: &mut i16, bonus: i32) {
     *entry = (value + bonus - value * bonus.abs() / HISTORY_MAX) as i16;
 }
 
-/// History bonus for a move that caused a cut-off at `depth`.
+/// History bonus for a move that caused a cut-off at `depth` (`params::HISTORY_BONUS_*`).
 pub fn bonus(depth: i32) -> i32 {
-    (depth * depth * 16 + depth * 32).min(2048)
+    (depth * depth * HISTORY_BONUS_QUADRATIC + depth * HISTORY_BONUS_LINEAR).min(HISTORY_BONUS_MAX)
 }
 
 impl History {

@@ -9,23 +9,19 @@
 
 use super::guide::PlanMoves;
 use super::history::{CaptureKey, History, PreviousMoves};
-use super::params::PLAN_BONUS;
+use super::params::{
+    ORDER_BAD_CAPTURE, ORDER_CAPTURE_HISTORY_DIVISOR, ORDER_COUNTER_MOVE, ORDER_GOOD_CAPTURE,
+    ORDER_KILLER, ORDER_MVV_LVA_WEIGHT, ORDER_RECAPTURE_BONUS, ORDER_TT_MOVE, PLAN_BONUS,
+};
 use crate::rules::see::see_ge;
 use crate::rules::{attacked_by, is_capture, BitBoard, Board, Move, Piece, Rank, Square};
-
-const TT_MOVE: i32 = 4_000_000;
-const GOOD_CAPTURE: i32 = 2_000_000;
-const RECAPTURE: i32 = 100_000;
-const KILLER: i32 = 1_000_000;
-const COUNTER: i32 = 999_000;
-const BAD_CAPTURE: i32 = -2_000_000;
 
 /// A move with its ordering score.
 #[derive(Clone, Copy, Debug)]
 pub struct ScoredMove {
     /// The move.
     pub mv: Move,
-    /// Ordering score; see `MoveKind` for what ranges mean.
+    /// Ordering score; the `ORDER_*` constants of `params` say what ranges mean.
     pub score: i32,
 }
 
@@ -168,7 +164,7 @@ impl MovePicker {
 
     /// Is this ordering score that of a capture the exchange model says loses material?
     pub fn is_bad_capture(score: i32) -> bool {
-        score < BAD_CAPTURE / 2
+        score < ORDER_BAD_CAPTURE / 2
     }
 
     /// The next move, or `None` when all have been given.
@@ -182,7 +178,10 @@ impl MovePicker {
                             || is_capture(board, mv)
                             || mv.promotion == Some(Piece::Queen);
                         if allowed && board.is_legal(mv) {
-                            return Some(ScoredMove { mv, score: TT_MOVE });
+                            return Some(ScoredMove {
+                                mv,
+                                score: ORDER_TT_MOVE,
+                            });
                         }
                         self.ctx.tt_move = None;
                     }
@@ -226,26 +225,28 @@ impl MovePicker {
         for entry in moves {
             let mv = entry.mv;
             entry.score = if is_capture(board, mv) || mv.promotion.is_some() {
-                let order = mvv_lva(board, mv) * 16
-                    + capture_key(board, mv).map_or(0, |c| history.capture_score(c) / 16);
+                let order = mvv_lva(board, mv) * ORDER_MVV_LVA_WEIGHT
+                    + capture_key(board, mv).map_or(0, |c| {
+                        history.capture_score(c) / ORDER_CAPTURE_HISTORY_DIVISOR
+                    });
                 if mv.promotion.is_some_and(|p| p != Piece::Queen) {
-                    BAD_CAPTURE + order
+                    ORDER_BAD_CAPTURE + order
                 } else if see_ge(board, mv, 0) {
                     let recapture = if Some(mv.to) == ctx.last_to {
-                        RECAPTURE
+                        ORDER_RECAPTURE_BONUS
                     } else {
                         0
                     };
-                    GOOD_CAPTURE + recapture + order
+                    ORDER_GOOD_CAPTURE + recapture + order
                 } else {
-                    BAD_CAPTURE + order
+                    ORDER_BAD_CAPTURE + order
                 }
             } else if Some(mv) == ctx.killers[0] {
-                KILLER + 1
+                ORDER_KILLER + 1
             } else if Some(mv) == ctx.killers[1] {
-                KILLER
+                ORDER_KILLER
             } else if Some(mv) == ctx.counter {
-                COUNTER
+                ORDER_COUNTER_MOVE
             } else {
                 let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
                 let plan = if ctx.plan.contains(mv) { PLAN_BONUS } else { 0 };

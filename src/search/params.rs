@@ -1,4 +1,5 @@
-//! Search tunables, gathered in one place. Margins are in centipawns, depths in plies.
+//! The search's constants, gathered in one place: time, pruning, extensions, move ordering,
+//! history and correction. Margins are in centipawns, depths in plies.
 //!
 //! The constants at the end (`tunables!`) are the ones an SPSA run may tune: each is a
 //! `Tunable` read with `.get()`, fixed in a normal build and a UCI option of its own name in a
@@ -57,6 +58,22 @@ pub const TIME_EFFORT_BASE: f64 = 1.65;
 /// completed (deep enough to show a meaningful score).
 pub const SINGLE_REPLY_DEPTH: i32 = 8;
 
+/// Moves the clock is planned over when the control is sudden death. Most games are decided
+/// well before move 60, so planning for 25 more moves spends the clock where it matters; the
+/// plan is remade every move, so the share shrinks with the clock and never runs it out.
+pub const TIME_SUDDEN_DEATH_MOVES: f64 = 25.0;
+/// The hard limit never exceeds this share of what is on the clock now.
+pub const TIME_HARD_SHARE: f64 = 0.4;
+/// The hard limit's share of the clock on the last move before the time control, when the
+/// clock is refilled after it.
+pub const TIME_HARD_SHARE_LAST_MOVE: f64 = 0.85;
+/// The hard limit is at most this many times the soft one.
+pub const TIME_HARD_PER_SOFT: f64 = 3.0;
+/// An iteration is started only before this share of the (scaled) soft limit has passed: the
+/// next one usually takes about as long as all the previous ones together, so a later start
+/// would rarely finish within the limit.
+pub const TIME_ITERATION_START_SHARE: f64 = 0.6;
+
 /// Null-move pruning from this depth on.
 pub const NMP_MIN_DEPTH: i32 = 3;
 /// From this depth on, a null-move cut-off is verified by a reduced search without null moves
@@ -102,6 +119,60 @@ pub const DOUBLE_EXTENSIONS_MAX: usize = 6;
 /// Checks (and singular moves) are extended only within this many times the iteration depth
 /// from the root, so that perpetual checks cannot extend a line without end.
 pub const CHECK_EXTENSION_PLY_FACTOR: usize = 2;
+
+/// Depth credited to a tablebase answer stored in the transposition table: it is exact however
+/// deep the search would have gone.
+pub const TB_DEPTH_BONUS: i32 = 6;
+/// How many plies slower than the fastest conversion (or faster than the longest resistance) a
+/// root move may be and still be searched, when the DTZ tables rank the root moves.
+pub const DTZ_SLACK: i32 = 2;
+
+/// Move ordering (`movepick`): the score of the transposition table's move, tried first.
+pub const ORDER_TT_MOVE: i32 = 4_000_000;
+/// The base score of a capture or queen promotion that does not lose material in the exchange
+/// model (its MVV/LVA and capture history added).
+pub const ORDER_GOOD_CAPTURE: i32 = 2_000_000;
+/// Added to a good capture on the square the opponent's last move went to (a recapture).
+pub const ORDER_RECAPTURE_BONUS: i32 = 100_000;
+/// The score of the second killer move of the ply (the first gets one more).
+pub const ORDER_KILLER: i32 = 1_000_000;
+/// The score of the counter-move to the opponent's last move, just below the killers.
+pub const ORDER_COUNTER_MOVE: i32 = 999_000;
+/// The base score of a capture that loses material in the exchange model, or an
+/// underpromotion: below every quiet move.
+pub const ORDER_BAD_CAPTURE: i32 = -2_000_000;
+/// A capture's MVV/LVA rank is multiplied by this in its score…
+pub const ORDER_MVV_LVA_WEIGHT: i32 = 16;
+/// …and its capture history divided by this, so that history only breaks MVV/LVA's ties.
+pub const ORDER_CAPTURE_HISTORY_DIVISOR: i32 = 16;
+
+/// Upper bound of a history value (the tables hold `i16`); updates saturate towards it
+/// ("gravity").
+pub const HISTORY_MAX: i32 = 16_384;
+/// The history bonus of a move that caused a cut-off at depth d is
+/// `QUADRATIC · d² + LINEAR · d`, at most `HISTORY_BONUS_MAX`: this is its `QUADRATIC`.
+pub const HISTORY_BONUS_QUADRATIC: i32 = 16;
+/// The history bonus's `LINEAR` (see `HISTORY_BONUS_QUADRATIC`).
+pub const HISTORY_BONUS_LINEAR: i32 = 32;
+/// The largest history bonus (see `HISTORY_BONUS_QUADRATIC`).
+pub const HISTORY_BONUS_MAX: i32 = 2048;
+
+/// Correction history: the largest correction of the static evaluation, in centipawns, of one
+/// table and of all together.
+pub const CORRECTION_MAX: i32 = 64;
+/// Weight of one update of correction history out of 256, per ply of the node's depth: deeper
+/// results weigh more (at most `CORRECTION_UPDATE_WEIGHT_MAX`).
+pub const CORRECTION_UPDATE_WEIGHT_PER_PLY: i32 = 16;
+/// The largest weight of one update of correction history, out of 256.
+pub const CORRECTION_UPDATE_WEIGHT_MAX: i32 = 128;
+/// Weight out of 256 of the pawn structure's table in the correction.
+pub const CORRECTION_PAWNS_WEIGHT: i32 = 128;
+/// Weight out of 256 of each side's table of its other pieces in the correction.
+pub const CORRECTION_PIECES_WEIGHT: i32 = 64;
+/// Weight out of 256 of the material's table in the correction.
+pub const CORRECTION_MATERIAL_WEIGHT: i32 = 64;
+/// Weight out of 256 of the table of the move that led to the position in the correction.
+pub const CORRECTION_PREVIOUS_MOVE_WEIGHT: i32 = 64;
 
 tunables! {
     /// First aspiration window half-width around the previous iteration's score.

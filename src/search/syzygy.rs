@@ -9,6 +9,7 @@
 //! the moves that keep it. A table that is missing for a position simply gives no answer; one
 //! that cannot be read is reported by the UCI layer and never stops the search.
 
+use super::params::DTZ_SLACK;
 use super::tt::MATE_BOUND;
 use super::{Reporter, MAX_PLY};
 use crate::rules::{is_capture, Board, Move, Piece};
@@ -19,10 +20,6 @@ use shakmaty_syzygy::{Dtz, MaybeRounded, SyzygyError, Wdl};
 /// A tablebase win found `ply` plies from the root scores `TB_WIN - ply`: above every
 /// evaluation, below every mate the search proves.
 pub const TB_WIN: i32 = MATE_BOUND - MAX_PLY as i32;
-
-/// How many plies slower than the fastest conversion (or faster than the longest resistance) a
-/// root move may be and still be searched.
-const DTZ_SLACK: i32 = 2;
 
 /// How the search uses the tables (the UCI options `SyzygyProbeDepth`, `Syzygy50MoveRule`,
 /// `SyzygyProbeLimit`).

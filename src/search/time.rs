@@ -7,17 +7,11 @@
 //! been stable; the hard limit never exceeds a fixed share of the remaining clock minus the
 //! `Move Overhead` reserved for communication lag.
 
+use super::params::{
+    TIME_HARD_PER_SOFT, TIME_HARD_SHARE, TIME_HARD_SHARE_LAST_MOVE, TIME_ITERATION_START_SHARE,
+    TIME_SUDDEN_DEATH_MOVES,
+};
 use std::time::{Duration, Instant};
-
-/// Moves the clock is planned over when the control is sudden death. Most games are decided
-/// well before move 60, so planning for 25 more moves spends the clock where it matters; the
-/// plan is remade every move, so the share shrinks with the clock and never runs it out.
-const SUDDEN_DEATH_HORIZON: f64 = 25.0;
-
-/// An iteration is started only before this share of the (scaled) soft limit has passed: the
-/// next one usually takes about as long as all the previous ones together, so a later start
-/// would rarely finish within the limit.
-const ITERATION_START_SHARE: f64 = 0.6;
 
 /// The clock part of a UCI `go` command, in milliseconds.
 #[derive(Clone, Copy, Debug, Default)]
@@ -76,19 +70,19 @@ impl TimeManager {
         let increment = clock.increment as f64;
         let moves = clock
             .moves_to_go
-            .map_or(SUDDEN_DEATH_HORIZON, |m| (m.clamp(1, 50)) as f64);
+            .map_or(TIME_SUDDEN_DEATH_MOVES, |m| (m.clamp(1, 50)) as f64);
         // What can be spent over the next `moves` moves, future increments included.
         let pool =
             (time + increment * (moves - 1.0) - overhead as f64 - lag * (moves + 1.0)).max(1.0);
         // Never more than a share of what is on the clock now.
         let now = (time - overhead as f64 - lag).max(1.0);
         let hard_cap = if clock.moves_to_go == Some(1) {
-            now * 0.85
+            now * TIME_HARD_SHARE_LAST_MOVE
         } else {
-            now * 0.4
+            now * TIME_HARD_SHARE
         };
         let soft = (pool / moves).min(hard_cap).max(0.1);
-        let hard = (soft * 3.0).min(hard_cap).max(0.1);
+        let hard = (soft * TIME_HARD_PER_SOFT).min(hard_cap).max(0.1);
         TimeManager {
             start,
             soft: Some(Duration::from_micros((soft * 1000.0) as u64)),
@@ -116,7 +110,8 @@ impl TimeManager {
     pub fn may_start_iteration(&self, factor: f64) -> bool {
         match self.soft {
             Some(soft) => {
-                self.elapsed().as_secs_f64() < soft.as_secs_f64() * factor * ITERATION_START_SHARE
+                self.elapsed().as_secs_f64()
+                    < soft.as_secs_f64() * factor * TIME_ITERATION_START_SHARE
             }
             None => true,
         }

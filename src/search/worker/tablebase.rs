@@ -8,13 +8,10 @@ use super::{Shared, Worker};
 use crate::bound::Bound;
 use crate::eval::evaluate;
 use crate::rules::Board;
+use crate::search::params::TB_DEPTH_BONUS;
 use crate::search::syzygy::TB_WIN;
 use crate::search::MAX_PLY;
 use std::sync::atomic::Ordering;
-
-/// Depth credited to a tablebase answer in the transposition table: it is exact however deep
-/// the search would have gone.
-const TB_DEPTH_BONUS: i32 = 6;
 
 /// What the tables say of a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
