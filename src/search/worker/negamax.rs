@@ -320,8 +320,9 @@ impl Worker {
 
         self.move_buffers[ply] = picker.into_buffer();
 
-        // Step 15. No legal move: mate ("INFINITY − ply") or stalemate.
-        // Pruning skips moves only after one has been searched, so none searched means none exist.
+        // Step 15. No legal move: mated here, scored −MATE + ply (the nearer the root, the lower
+        // for the mated side), or stalemate. Pruning skips moves only after one has been
+        // searched, so none searched means none exist.
         if moves_searched == 0 {
             if excluded.is_some() {
                 return alpha;
