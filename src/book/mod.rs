@@ -5,7 +5,8 @@
 //!
 //! Design note, one concern per file: `code` is the move code, `rating` the Informator scale
 //! and the blend of evaluation and results, `tree` the arrays and their invariants, `format` the
-//! file, `probe` the use in play, `pgn` reading games, `build` making a book from them, `learn`
+//! file, `probe` the use in play, `pgn` reading games' openings, `games` whole games (for the
+//! tools that annotate, play or show them), `build` making a book from them, `learn`
 //! correcting it after a game, `polyglot` the exchange with Polyglot books, `show` printing
 //! a position's replies, `bench` timing probes. The default book, built from
 //! master games by the command in docs/opening-book.md, is embedded in the binary.
@@ -15,6 +16,7 @@ pub mod build;
 mod builtin;
 pub mod code;
 pub mod format;
+pub mod games;
 pub mod learn;
 pub mod pgn;
 pub mod polyglot;

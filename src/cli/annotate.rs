@@ -12,9 +12,9 @@
 //! (White's view, pawns), which lichess, ChessBase and python-chess read. Games are shared out
 //! over threads, a game per thread at a time.
 
-use super::ending::{ending, Ending};
-use super::pgn_io::{read_games, tag_line, wrap, PgnGame};
+use crate::book::games::{read_games, tag_line, wrap, PgnGame};
 use crate::eval::nnue::Network;
+use crate::explain::ending::{ending, Ending};
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::{Board, Color, Game, Move};
 use crate::search::{is_mate_score, Engine, Limits, Score, SearchControl, Silent};

@@ -6,8 +6,8 @@
 //! Nd2=7"` (points for each listed move, 10 for the best). Every position starts from an empty
 //! table, so with `--depth` or `--nodes` on one thread a run is reproducible.
 
-use crate::cli::ending::ending;
 use crate::eval::nnue::Network;
+use crate::explain::ending::ending;
 use crate::rules::notation::{move_from_text, move_to_san};
 use crate::rules::{Game, Move};
 use crate::search::{Engine, Limits, SearchControl, Silent};

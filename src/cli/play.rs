@@ -7,9 +7,9 @@
 //! time, or the end of the input) it is saved as PGN, atomically, to a path checked before the
 //! first move.
 
-use super::ending::ending;
 use super::play_view::{board_text, clock_text, game_pgn, today};
 use crate::eval::nnue::Network;
+use crate::explain::ending::ending;
 use crate::rules::notation::{line_to_numbered_san, move_from_text, move_to_san};
 use crate::rules::side_name;
 use crate::rules::{parse_fen, Color, Game, START_FEN};

@@ -1,7 +1,7 @@
 //! What `tropa play` shows and saves: the board with coordinates, the clocks, and the game as
 //! PGN.
 
-use super::pgn_io::{tag_line, wrap};
+use crate::book::games::{tag_line, wrap};
 use crate::rules::notation::line_to_numbered_san;
 use crate::rules::{write_fen, Board, File, Game, Rank, Square, START_FEN};
 use std::time::Duration;

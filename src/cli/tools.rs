@@ -1,9 +1,9 @@
 //! The command-line tools: perft, perft suites, eval, analyse and tune.
 
 use crate::bound::Bound;
-use crate::cli::ending::ending;
 use crate::eval::nnue::Network;
 use crate::eval::tune;
+use crate::explain::ending::ending;
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::perft::{divide, parse_suite_line, perft as count};
 use crate::rules::{parse_fen, side_name, Board, Game, Move, START_FEN};

@@ -15,8 +15,10 @@
 //! `decoy`, `interference`, `clearance`, `overloading`), the `defender` (square, piece, what it
 //! does as `guard` and `text`, the square it `guards`, the `stake` the hindered play wins
 //! without it), for an overloading the duty `struck`, and the `cost` the move gives up by the
-//! exchange; its `attack` and `goal` are those of the play the defender hinders. Every field a
-//! person reads in `tropa plan` is here too, as data: squares as "e4", moves in UCI and SAN,
+//! exchange; its `attack` and `goal` are those of the play the defender hinders. The zone's
+//! `counters` and `supports` carry their own `piece` and `trajectory`, so that a picture (the
+//! page of `tropa serve`) can draw them beside the plan's. Every field a person reads in
+//! `tropa plan` is here too, as data: squares as "e4", moves in UCI and SAN,
 //! scores in centipawns from the plan side's view (or `mate`: moves to mate, negative when
 //! mated).
 
@@ -39,6 +41,11 @@ fn score_json(score: i32) -> Value {
         Score::Centipawns(cp) => json!({ "cp": cp }),
         Score::Mate(n) => json!({ "mate": n }),
     }
+}
+
+/// Squares as JSON: `["e2", "e4"]`.
+fn squares_json(squares: &[Square]) -> Vec<String> {
+    squares.iter().map(|s| s.to_string()).collect()
 }
 
 /// The moving piece, its trajectory and its forecast duration for a plan of `role`.
@@ -173,12 +180,26 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
     let counters: Vec<Value> = zone
         .iter()
         .flat_map(|z| z.counters.iter())
-        .map(|c| json!({ "text": counter_text(c), "in_time": c.in_time() }))
+        .map(|c| {
+            json!({
+                "text": counter_text(c),
+                "in_time": c.in_time(),
+                "piece": format!("{:?}", c.piece).to_lowercase(),
+                "trajectory": squares_json(&c.route.squares),
+            })
+        })
         .collect();
     let supports: Vec<Value> = zone
         .iter()
         .flat_map(|z| z.supports.iter().map(move |s| (z, s)))
-        .map(|(z, s)| json!({ "text": support_text(z, s), "in_time": s.in_time }))
+        .map(|(z, s)| {
+            json!({
+                "text": support_text(z, s),
+                "in_time": s.in_time,
+                "piece": format!("{:?}", s.piece).to_lowercase(),
+                "trajectory": squares_json(&s.route.squares),
+            })
+        })
         .collect();
     let kind = match check.role {
         StepRole::Attack { .. } => "attack",
@@ -250,7 +271,7 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
         "answer": answer,
         "combination": combination,
         "piece": format!("{piece:?}").to_lowercase(),
-        "trajectory": squares.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        "trajectory": squares_json(&squares),
         "duration": duration,
         "verdict": verdict,
         "counters": counters,

@@ -12,8 +12,10 @@
 //!
 //! Design note: a module above both PIONEER and the search (neither knows the other); the
 //! command line and the UCI layer use it. The searches share one engine with a cleared table,
-//! so a check is deterministic for a given position and depth.
+//! so a check is deterministic for a given position and depth. `ending` says in words how a game
+//! has ended, for every layer that shows a position (the tools, the web page).
 
+pub mod ending;
 pub mod json;
 pub mod measure;
 pub mod report;

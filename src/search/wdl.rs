@@ -15,6 +15,7 @@
 //! fitted by maximum likelihood on game results (`tropa fit-wdl`, see `cli::wdl_fit`); the
 //! fit's command and data are in `MODEL`'s comment.
 
+use super::Score;
 use crate::rules::{Board, Piece};
 
 /// The parameters of the model.
@@ -69,6 +70,16 @@ impl WdlModel {
         let win = (win * 1000.0).round() as u32;
         let loss = ((loss * 1000.0).round() as u32).min(1000 - win);
         (win, 1000 - win - loss, loss)
+    }
+
+    /// The permille chances of a search's reported score: certain for a mate either way, the
+    /// model's for centipawns. What UCI's `wdl` and the web page show.
+    pub fn permille_of(&self, score: Score, material: i32) -> (u32, u32, u32) {
+        match score {
+            Score::Mate(n) if n > 0 => (1000, 0, 0),
+            Score::Mate(_) => (0, 0, 1000),
+            Score::Centipawns(cp) => self.permille(cp as f64, material),
+        }
     }
 }
 

@@ -121,10 +121,6 @@ fn pv_to_uci(root: &Board, pv: &[Move], chess960: bool) -> String {
 
 /// ` wdl W D L` (permille, the side to move's view) for a reported score.
 pub fn wdl_words(score: Score, material: i32) -> String {
-    let (w, d, l) = match score {
-        Score::Mate(n) if n > 0 => (1000, 0, 0),
-        Score::Mate(_) => (0, 0, 1000),
-        Score::Centipawns(cp) => MODEL.permille(cp as f64, material),
-    };
+    let (w, d, l) = MODEL.permille_of(score, material);
     format!(" wdl {w} {d} {l}")
 }

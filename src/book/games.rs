@@ -1,4 +1,4 @@
-//! Whole games in PGN for the tools that read or write them (`annotate`, `play`).
+//! Whole games in PGN for the tools that read or write them (`annotate`, `play`, `serve`).
 //!
 //! Design note: reading keeps each game's tags in their order, its start position (a `FEN` tag)
 //! and its main line; variations and comments are dropped, as the tools write their own. A game
