@@ -4,7 +4,8 @@
 //! `uci` speaks the protocol; `cli` holds the command-line tools; `pioneer` is Botvinnik's model of
 //! trajectories and zones of play (plans, study mode, search guide); `fuzz` drives the parsers for
 //! the fuzz targets; `book` is Yudin's opening library; `datagen` plays the self-play games the learned
-//! evaluation is trained on; `tablebases` opens and probes the Syzygy endgame tables.
+//! evaluation is trained on; `tablebases` opens and probes the Syzygy endgame tables; `serve` is
+//! the local web page (`tropa serve`) on top of them.
 
 // `///` on every public item is a rule of the project; the compiler keeps it.
 #![warn(missing_docs)]
@@ -17,6 +18,7 @@ pub mod eval;
 pub mod explain;
 pub mod pioneer;
 pub mod search;
+pub mod serve;
 pub mod tablebases;
 pub mod uci;
 pub mod util;

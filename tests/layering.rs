@@ -39,6 +39,19 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "serve",
+        &[
+            "book",
+            "bound",
+            "eval",
+            "explain",
+            "pioneer",
+            "search",
+            "tablebases",
+            "util",
+        ],
+    ),
+    (
         "cli",
         &[
             "book",
@@ -48,6 +61,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "explain",
             "pioneer",
             "search",
+            "serve",
             "tablebases",
             "uci",
             "util",

@@ -352,6 +352,19 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// A local web page to analyse a position: the board, the live search and PIONEER's plans
+    /// drawn on it (docs/serve.md). Ctrl-C ends it.
+    Serve {
+        /// The address to listen on; anything but a loopback address lets other machines in.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// The port (0: a free one, printed at start).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// Start a browser on the page ($BROWSER, else xdg-open).
+        #[arg(long)]
+        open: bool,
+    },
     /// The search constants an SPSA run may tune, one line each in the SPSA input format of
     /// OpenBench and scripts/spsa.py (name, int, default, min, max, C_end, R_end); a build
     /// with the cargo feature `tune` takes them as UCI options.
@@ -609,6 +622,9 @@ pub fn main() -> i32 {
         Command::Datagen(args) => datagen::datagen(&args),
         Command::DatagenStats { files } => datagen::stats(&files),
         Command::DatagenConvert { input, output } => datagen::convert(&input, &output),
+        Command::Serve { host, port, open } => {
+            crate::serve::serve(&crate::serve::ServeOptions { host, port, open })
+        }
         Command::Tunables => {
             for tunable in crate::search::params::TUNABLES {
                 println!("{}", tunable.spsa_line());

@@ -1,0 +1,443 @@
+// tropa serve's page: the board (chessground), the live search and PIONEER's plans.
+//
+// Design note: the chess stays on the server. The page asks /api/position and /api/move for the
+// legal moves, the SAN and the position after a move, /api/pgn to read a game, /api/plans for the
+// checked plans, and /api/search for the search, a stream of Server-Sent Events read with fetch
+// (so that an error's JSON can be shown, and closing the page closes the stream, which stops the
+// search). Every answer that is not 200 is shown in the error bar. The board draws what it is
+// told: the best move as a blue arrow, and the chosen plan as chessground's shapes.
+
+import { Chessground } from './chessground.min.js';
+
+const $ = (id) => document.getElementById(id);
+const pageId = 'p' + Math.random().toString(36).slice(2, 12);
+
+const state = {
+  startFen: null, // where the game (the move list) starts
+  moves: [], // [{uci, san, fen}] of the game
+  ply: 0, // moves shown played: 0 is the start
+  position: null, // the server's answer for the shown position
+  plans: [],
+  chosen: -1, // the plan drawn, or -1
+  best: null, // the search's best move (uci) in the shown position
+  lines: [], // the search's lines, by multipv
+  search: null, // the running search's AbortController
+  plansAsked: 0, // the latest plans request, so an older answer is dropped
+};
+
+// What the browser test reads: the plans, the shapes asked of the board.
+window.tropaPage = { state, shapes: [] };
+
+const board = Chessground($('board'), {
+  movable: { free: false, showDests: true, events: { after: onBoardMove } },
+  draggable: { enabled: true },
+  drawable: { enabled: true, visible: true },
+  highlight: { lastMove: true, check: true },
+});
+
+function showError(message) {
+  const bar = $('error');
+  bar.textContent = message;
+  bar.hidden = false;
+}
+
+function clearError() {
+  $('error').hidden = true;
+}
+
+// POSTs JSON to the API; the answer, or an Error with the server's message.
+async function api(path, body) {
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+  if (!response.ok) throw new Error(answer.error || `HTTP ${response.status}`);
+  return answer;
+}
+
+function fenShown() {
+  return state.ply === 0 ? state.startFen : state.moves[state.ply - 1].fen;
+}
+
+// Shows the position after `state.ply` moves: asks the server for its legal moves, then plans
+// and (if one runs) a new search.
+async function showPly(ply) {
+  state.ply = Math.max(0, Math.min(ply, state.moves.length));
+  const position = await api('/api/position', { fen: fenShown() });
+  state.position = position;
+  state.best = null;
+  state.lines = [];
+  const turn = position.side_to_move;
+  const last = state.ply > 0 ? state.moves[state.ply - 1].uci : null;
+  board.set({
+    fen: position.fen,
+    turnColor: turn,
+    check: position.check ? turn : false,
+    lastMove: last ? [last.slice(0, 2), last.slice(2, 4)] : undefined,
+    movable: { color: position.game_over ? undefined : turn, dests: new Map(Object.entries(position.dests)) },
+  });
+  $('fen').value = position.fen;
+  $('turn').textContent = position.game_over || `${turn} to move`;
+  renderMoves();
+  renderLines();
+  drawShapes();
+  requestPlans(position);
+  if (state.search) startSearch();
+}
+
+async function onBoardMove(orig, dest) {
+  clearError();
+  const moves = state.position.moves;
+  const uci = moves.includes(orig + dest) ? orig + dest : moves.find((m) => m.startsWith(orig + dest + 'q')) || orig + dest;
+  try {
+    const after = await api('/api/move', { fen: state.position.fen, move: uci });
+    state.moves = state.moves.slice(0, state.ply);
+    state.moves.push({ uci: after.uci, san: after.san, fen: after.fen });
+    await showPly(state.ply + 1);
+  } catch (e) {
+    showError(e.message);
+    await showPly(state.ply);
+  }
+}
+
+async function setFen() {
+  clearError();
+  try {
+    const position = await api('/api/position', { fen: $('fen').value });
+    state.startFen = position.fen;
+    state.moves = [];
+    await showPly(0);
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+async function loadPgn() {
+  clearError();
+  try {
+    const game = await api('/api/pgn', { pgn: $('pgn').value });
+    state.startFen = game.start_fen;
+    state.moves = game.moves;
+    if (game.skipped.length) showError(`later games skipped: ${game.skipped.join('; ')}`);
+    await showPly(game.moves.length);
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+function renderMoves() {
+  const list = $('moves');
+  list.replaceChildren();
+  state.moves.forEach((move, i) => {
+    const item = document.createElement('li');
+    const button = document.createElement('button');
+    button.textContent = move.san;
+    button.className = i + 1 === state.ply ? 'move current' : 'move';
+    button.addEventListener('click', () => showPly(i + 1).catch((e) => showError(e.message)));
+    item.append(button);
+    list.append(item);
+  });
+}
+
+// ---- the search --------------------------------------------------------------------------
+
+// A score of the side to move as White's: "+0.35", "#3", "-#2".
+function scoreText(score, turn) {
+  const sign = turn === 'white' ? 1 : -1;
+  if (score.mate !== undefined) return (score.mate * sign > 0 ? '#' : '-#') + Math.abs(score.mate);
+  const cp = score.cp * sign;
+  return (cp >= 0 ? '+' : '') + (cp / 100).toFixed(2);
+}
+
+function renderLines() {
+  const body = $('lines').querySelector('tbody');
+  body.replaceChildren();
+  const turn = state.position ? state.position.side_to_move : 'white';
+  state.lines.forEach((info, i) => {
+    if (!info) return;
+    const row = document.createElement('tr');
+    const [w, d, l] = info.wdl;
+    const wdl = turn === 'white' ? [w, d, l] : [l, d, w];
+    for (const text of [
+      String(i + 1),
+      scoreText(info.score, turn),
+      wdl.map((p) => `${Math.round(p / 10)}%`).join(' / '),
+      info.pv.san.join(' '),
+    ]) {
+      const cell = document.createElement('td');
+      cell.textContent = text;
+      row.append(cell);
+    }
+    body.append(row);
+  });
+}
+
+function searchStatus(text) {
+  $('search-status').textContent = text;
+}
+
+function showInfo(info) {
+  state.lines[info.multipv - 1] = info;
+  if (info.multipv === 1 && info.pv.uci.length) state.best = info.pv.uci[0];
+  searchStatus(`depth ${info.depth}/${info.seldepth}, ${info.nodes.toLocaleString()} nodes, ` +
+    `${Math.round(info.nps / 1000).toLocaleString()} kn/s`);
+  renderLines();
+  drawShapes();
+}
+
+// Starts a search of the shown position (stopping the page's running one: the server does so
+// for a new search of the same page).
+async function startSearch() {
+  if (state.search) state.search.abort();
+  if (state.position.game_over) return searchStopped('Nothing to search: ' + state.position.game_over);
+  const control = new AbortController();
+  state.search = control;
+  state.lines = [];
+  const query = new URLSearchParams({ page: pageId, fen: state.position.fen, multipv: $('multipv').value });
+  if ($('movetime').value) query.set('movetime', $('movetime').value);
+  $('start').disabled = true;
+  $('stop').disabled = false;
+  searchStatus('Starting…');
+  try {
+    const response = await fetch('/api/search?' + query, { signal: control.signal });
+    if (!response.ok) {
+      const answer = await response.json().catch(() => ({}));
+      throw new Error(answer.error || `HTTP ${response.status}`);
+    }
+    await readEvents(response.body, control);
+  } catch (e) {
+    if (control.signal.aborted) return;
+    showError(e.message);
+  }
+  if (state.search === control) searchStopped(null);
+}
+
+// Reads a Server-Sent Events stream: `info` and `bestmove` events with JSON data.
+async function readEvents(body, control) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done || control.signal.aborted) return;
+    buffered += decoder.decode(value, { stream: true });
+    let end;
+    while ((end = buffered.indexOf('\n\n')) >= 0) {
+      const block = buffered.slice(0, end);
+      buffered = buffered.slice(end + 2);
+      let name = 'message';
+      let data = '';
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event: ')) name = line.slice(7);
+        else if (line.startsWith('data: ')) data += line.slice(6);
+      }
+      if (name === 'info') showInfo(JSON.parse(data));
+      if (name === 'bestmove') {
+        const answer = JSON.parse(data);
+        if (answer.best) state.best = answer.best.uci;
+        drawShapes();
+        searchStopped(answer.best ? `Best move ${answer.best.san} (depth ${answer.depth}).` : 'No move.');
+      }
+    }
+  }
+}
+
+function searchStopped(text) {
+  state.search = null;
+  $('start').disabled = false;
+  $('stop').disabled = true;
+  if (text) searchStatus(text);
+}
+
+async function stopSearch() {
+  const control = state.search;
+  searchStopped(null);
+  try {
+    await api('/api/stop', { page: pageId });
+  } catch (e) {
+    showError(e.message);
+  }
+  // The stream ends with its bestmove; the page stops reading after that.
+  setTimeout(() => control && control.abort(), 2000);
+}
+
+// ---- PIONEER's plans ---------------------------------------------------------------------
+
+async function requestPlans(position) {
+  const asked = ++state.plansAsked;
+  state.plans = [];
+  state.chosen = -1;
+  renderPlans();
+  $('plans-status').textContent = 'Computing the plans…';
+  try {
+    const answer = await api('/api/plans', { fen: position.fen });
+    if (asked !== state.plansAsked) return;
+    state.plans = answer.plans;
+    $('plans-status').textContent = answer.plans.length
+      ? `${answer.plans.length} plans, best first; each first move checked to depth ${answer.check_depth}. Choose one to draw it.`
+      : 'PIONEER finds no plan here.';
+    renderPlans();
+  } catch (e) {
+    if (asked !== state.plansAsked) return;
+    $('plans-status').textContent = 'No plans.';
+    showError(e.message);
+  }
+}
+
+const STATUS_WORDS = {
+  confirmed: 'confirmed',
+  not_a_win: 'playable, not a win',
+  refuted: 'refuted',
+  not_playable: 'not playable now',
+};
+
+function renderPlans() {
+  const list = $('plans');
+  list.replaceChildren();
+  state.plans.forEach((plan, i) => {
+    const item = document.createElement('li');
+    const button = document.createElement('button');
+    button.className = `plan ${plan.status}` + (i === state.chosen ? ' chosen' : '');
+    button.dataset.index = String(i);
+    if (plan.first_move) {
+      const first = document.createElement('strong');
+      first.textContent = plan.first_move.san;
+      button.append(first, ': ');
+    }
+    button.append(plan.text);
+    const verdict = document.createElement('span');
+    verdict.className = 'verdict';
+    verdict.textContent = ` — ${plan.side}, ${STATUS_WORDS[plan.status] || plan.status}`;
+    button.append(verdict);
+    button.addEventListener('click', () => choosePlan(i));
+    item.append(button);
+    list.append(item);
+  });
+  renderPlanDetail();
+}
+
+function choosePlan(index) {
+  state.chosen = state.chosen === index ? -1 : index;
+  for (const button of $('plans').querySelectorAll('button.plan')) {
+    button.classList.toggle('chosen', Number(button.dataset.index) === state.chosen);
+  }
+  drawShapes();
+  renderPlanDetail();
+}
+
+function renderPlanDetail() {
+  const detail = $('plan-detail');
+  detail.replaceChildren();
+  const plan = state.plans[state.chosen];
+  if (!plan) return;
+  const lines = [
+    plan.text,
+    `${plan.kind} by the ${plan.piece}: ${plan.trajectory.join('–')} in ${plan.duration} move(s); zone verdict: ${plan.verdict}.`,
+    `Attack: ${plan.attack}; goal: ${plan.goal.kind}${plan.goal.square ? ' on ' + plan.goal.square : ''}.`,
+  ];
+  if (plan.combination) {
+    const d = plan.combination.defender;
+    lines.push(`Combination (${plan.combination.method}): the ${d.piece} on ${d.square} ${d.text}.`);
+  }
+  for (const c of plan.counters) lines.push(`Counter${c.in_time ? ' in time' : ', too late'}: ${c.text}`);
+  for (const s of plan.supports) lines.push(`Support${s.in_time ? ' in time' : ', too late'}: ${s.text}`);
+  if (plan.line && plan.line.san.length) lines.push(`The search's line: ${plan.line.san.join(' ')}`);
+  for (const text of lines) {
+    const p = document.createElement('p');
+    p.textContent = text;
+    detail.append(p);
+  }
+}
+
+// Arrows along a route of squares.
+function routeArrows(squares, brush) {
+  const arrows = [];
+  for (let i = 0; i + 1 < squares.length; i++) {
+    if (squares[i] !== squares[i + 1]) arrows.push({ orig: squares[i], dest: squares[i + 1], brush });
+  }
+  return arrows;
+}
+
+// The chosen plan as chessground shapes: its trajectory step by step (green), the target
+// (blue circle), a critical square (yellow) and its hinderer (red), the counter-trajectories
+// (red when in time, grey when too late), a combination's defender (red circle) and what it
+// guards (red arrow).
+function planShapes(plan) {
+  const shapes = routeArrows(plan.trajectory, 'green');
+  for (const c of plan.counters) shapes.push(...routeArrows(c.trajectory, c.in_time ? 'red' : 'paleGrey'));
+  if (plan.goal && plan.goal.square) shapes.push({ orig: plan.goal.square, brush: 'blue' });
+  if (plan.critical) {
+    shapes.push({ orig: plan.critical.square, brush: 'yellow' });
+    shapes.push({ orig: plan.critical.hinderer, brush: 'red' });
+  }
+  if (plan.combination) {
+    const d = plan.combination.defender;
+    shapes.push({ orig: d.square, brush: 'red' });
+    if (d.guards && d.guards !== d.square) shapes.push({ orig: d.square, dest: d.guards, brush: 'paleRed' });
+  }
+  return shapes;
+}
+
+// The shapes of the chosen plan and the best move, each once (chessground draws a shape that
+// comes twice once).
+function drawShapes() {
+  const all = [];
+  const plan = state.plans[state.chosen];
+  if (plan) all.push(...planShapes(plan));
+  if (state.best) all.push({ orig: state.best.slice(0, 2), dest: state.best.slice(2, 4), brush: 'blue' });
+  const seen = new Set();
+  const shapes = all.filter((shape) => {
+    const key = `${shape.orig}${shape.dest || ''}${shape.brush}`;
+    return !seen.has(key) && seen.add(key);
+  });
+  window.tropaPage.shapes = shapes;
+  board.setAutoShapes(shapes);
+}
+
+// ---- wiring ------------------------------------------------------------------------------
+
+function step(ply) {
+  clearError();
+  showPly(ply).catch((e) => showError(e.message));
+}
+
+$('set-fen').addEventListener('click', setFen);
+$('fen').addEventListener('keydown', (e) => e.key === 'Enter' && setFen());
+$('load-pgn').addEventListener('click', loadPgn);
+$('first').addEventListener('click', () => step(0));
+$('back').addEventListener('click', () => step(state.ply - 1));
+$('forward').addEventListener('click', () => step(state.ply + 1));
+$('last').addEventListener('click', () => step(state.moves.length));
+$('flip').addEventListener('click', () => board.toggleOrientation());
+$('start').addEventListener('click', () => {
+  clearError();
+  startSearch();
+});
+$('stop').addEventListener('click', stopSearch);
+document.addEventListener('keydown', (e) => {
+  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
+  const keys = {
+    ArrowLeft: () => step(state.ply - 1),
+    ArrowRight: () => step(state.ply + 1),
+    Home: () => step(0),
+    End: () => step(state.moves.length),
+    f: () => board.toggleOrientation(),
+  };
+  if (keys[e.key]) {
+    e.preventDefault();
+    keys[e.key]();
+  }
+});
+// Closing the page closes its stream, which stops the search; the beacon says so at once.
+window.addEventListener('pagehide', () => {
+  if (state.search) navigator.sendBeacon('/api/stop', JSON.stringify({ page: pageId }));
+});
+
+api('/api/position', {})
+  .then((position) => {
+    state.startFen = position.fen;
+    return showPly(0);
+  })
+  .catch((e) => showError(e.message));
