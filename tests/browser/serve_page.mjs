@@ -1,0 +1,157 @@
+// tropa serve's page in a real browser: headless Chromium (Debian's) driven by playwright-core.
+//
+// Usage: node serve_page.mjs URL OUT_DIR, with playwright-core installed under OUT_DIR
+// (tests/browser/run.sh does it all). It loads the page and checks its first paint (< 1 s),
+// sets Réti's study by the FEN box, plays Kh8–g7 by clicking the king and its square, waits
+// for Black's plans, chooses the plan with the most arrows and checks that chessground drew
+// them (one SVG line per arrow, the trajectory's steps in green) within 200 ms of the choice,
+// runs a one-second search and checks its lines and its best-move arrow, checks that a bad FEN
+// is shown as an error, and saves a screenshot to OUT_DIR/plan.png. Any failure ends it with
+// a message and exit status 1.
+
+import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const [url, outDir] = process.argv.slice(2);
+if (!url || !outDir) {
+  console.error('usage: node serve_page.mjs URL OUT_DIR');
+  process.exit(2);
+}
+const require = createRequire(join(resolve(outDir), 'package.json'));
+const { chromium } = require('playwright-core');
+
+const RETI = '7K/8/k1P5/7p/8/8/8/8 w - - 0 1';
+// chessground's colours of the brushes the page uses for a trajectory.
+const GREEN = '#15781B';
+
+function check(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+// Clicks the centre of a square of the board, seen from White.
+async function clickSquare(page, square) {
+  const box = await page.locator('cg-board').boundingBox();
+  const file = square.charCodeAt(0) - 97;
+  const rank = Number(square[1]) - 1;
+  const size = box.width / 8;
+  await page.mouse.click(box.x + (file + 0.5) * size, box.y + (7 - rank + 0.5) * size);
+}
+
+async function run(page) {
+  const started = Date.now();
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForFunction(() => document.querySelectorAll('cg-board piece').length === 32);
+  const paint = await page.evaluate(() => {
+    const entry = performance.getEntriesByType('paint').find((e) => e.name === 'first-contentful-paint');
+    return entry ? entry.startTime : null;
+  });
+  check(paint !== null && paint < 1000, `first contentful paint ${paint} ms, not under 1000 ms`);
+  console.log(`first contentful paint: ${paint.toFixed(0)} ms (page with pieces in ${Date.now() - started} ms)`);
+
+  await page.fill('#fen', RETI);
+  await page.press('#fen', 'Enter');
+  await page.waitForFunction(() => document.querySelectorAll('cg-board piece').length === 4);
+  await page.waitForFunction((fen) => window.tropaPage.state.position?.fen === fen, RETI);
+
+  await clickSquare(page, 'h8');
+  await clickSquare(page, 'g7');
+  await page.waitForFunction(() => window.tropaPage.state.moves.length === 1);
+  const played = await page.evaluate(() => window.tropaPage.state.moves[0].san);
+  check(played === 'Kg7', `the move played is ${played}, not Kg7`);
+  console.log('played Kg7 by clicking the king and g7');
+
+  await page.waitForFunction(() => window.tropaPage.state.plans.length > 0, null, { timeout: 30000 });
+  const choice = await page.evaluate(() => {
+    const plans = window.tropaPage.state.plans;
+    const arrows = (p) => p.trajectory.length - 1 + p.counters.reduce((n, c) => n + c.trajectory.length - 1, 0);
+    let best = 0;
+    plans.forEach((p, i) => {
+      if (arrows(p) > arrows(plans[best])) best = i;
+    });
+    return { index: best, steps: plans[best].trajectory.length - 1, text: plans[best].text, count: plans.length };
+  });
+  console.log(`${choice.count} plans; choosing "${choice.text}"`);
+
+  // The choice and the drawing, timed inside the page: click, then frames until the arrows
+  // are in chessground's SVG.
+  const drawn = await page.evaluate(async (index) => {
+    const button = document.querySelector(`button.plan[data-index="${index}"]`);
+    const start = performance.now();
+    button.click();
+    const expected = () => window.tropaPage.shapes.filter((s) => s.dest).length;
+    const lines = () => document.querySelectorAll('cg-container svg.cg-shapes line').length;
+    while (lines() < expected() && performance.now() - start < 2000) {
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+    return { ms: performance.now() - start, lines: lines(), arrows: expected() };
+  }, choice.index);
+  check(drawn.arrows > 0, 'the chosen plan has no arrow');
+  check(drawn.lines === drawn.arrows, `${drawn.lines} arrows drawn, ${drawn.arrows} asked for`);
+  check(drawn.ms < 200, `the plan was drawn ${drawn.ms.toFixed(0)} ms after its choice, not within 200 ms`);
+  const green = await page.evaluate(
+    (colour) => [...document.querySelectorAll('cg-container svg.cg-shapes line')]
+      .filter((l) => (l.getAttribute('stroke') || '').toUpperCase() === colour).length,
+    GREEN,
+  );
+  check(green === choice.steps, `${green} green arrows, but the trajectory has ${choice.steps} steps`);
+  const detail = await page.textContent('#plan-detail');
+  check(detail.includes(choice.text), 'the plan\'s text is not shown beside the board');
+  console.log(`plan drawn in ${drawn.ms.toFixed(0)} ms: ${drawn.lines} arrows, ${green} on its trajectory`);
+
+  await page.selectOption('#movetime', '1000');
+  await page.click('#start');
+  await page.waitForFunction(() => /Best move/.test(document.querySelector('#search-status').textContent), null, {
+    timeout: 20000,
+  });
+  const rows = await page.locator('#lines tbody tr').count();
+  check(rows >= 1, 'the search showed no line');
+  const best = await page.evaluate(() => window.tropaPage.shapes.some((s) => s.brush === 'blue' && s.dest));
+  check(best, 'no best-move arrow');
+  console.log(`search: ${rows} lines, ${await page.textContent('#search-status')}`);
+
+  await page.screenshot({ path: join(outDir, 'plan.png') });
+  console.log(`screenshot: ${join(outDir, 'plan.png')}`);
+
+  await page.fill('#fen', 'not a fen');
+  await page.press('#fen', 'Enter');
+  await page.waitForSelector('#error:not([hidden])');
+  const error = await page.textContent('#error');
+  check(/bad FEN/.test(error), `a bad FEN shows "${error}"`);
+  console.log(`a bad FEN is shown: ${error}`);
+}
+
+const profile = mkdtempSync(join(tmpdir(), 'tropa-browser-'));
+let failed = false;
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  viewport: { width: 1400, height: 900 },
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+try {
+  const page = context.pages()[0] || (await context.newPage());
+  page.setDefaultTimeout(15000);
+  page.on('pageerror', (e) => {
+    failed = true;
+    console.error(`page error: ${e.message}`);
+  });
+  await run(page);
+} catch (e) {
+  failed = true;
+  console.error(`browser test failed: ${e.message}`);
+} finally {
+  await context.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+if (failed) process.exit(1);
+console.log('browser test passed');
