@@ -13,12 +13,14 @@
 //! Design note: a module above both PIONEER and the search (neither knows the other); the
 //! command line and the UCI layer use it. The searches share one engine with a cleared table,
 //! so a check is deterministic for a given position and depth. `ending` says in words how a game
-//! has ended, for every layer that shows a position (the tools, the web page).
+//! has ended, for every layer that shows a position (the tools, the web page); `review` judges a
+//! game's moves (`tropa annotate`, the page's annotation).
 
 pub mod ending;
 pub mod json;
 pub mod measure;
 pub mod report;
+pub mod review;
 mod searches;
 
 pub use report::{check_text, checked_plan_lines, checked_report, read_move, MoveReading};
