@@ -252,6 +252,31 @@ fn plans_carry_what_the_drawing_needs() {
 }
 
 #[test]
+fn a_game_is_annotated_as_tropa_annotate_does() {
+    let server = Server::start();
+    let pgn = "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0";
+    let answer = server.post("/api/annotate", &json!({ "pgn": pgn, "movetime": 30 }));
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    let game = answer.json();
+    assert_eq!(game["result"], "1-0");
+    assert!(game["start_eval"]["cp"].is_i64());
+    let moves = game["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 7);
+    let blunder = &moves[5];
+    assert_eq!(blunder["san"], "Nf6");
+    assert_eq!(blunder["mark"], "??", "{blunder}");
+    assert_eq!(blunder["judgement"], "blunder");
+    let better = blunder["better"]["san"].as_str().unwrap();
+    assert!(["g6", "Qe7", "Qf6"].contains(&better), "{better}");
+    assert!(blunder["idea"].as_str().unwrap().starts_with("PIONEER: "));
+    // White mates: the evaluation after the blunder is a mate for White, and after the mate
+    // there is none (the mated side has no evaluation).
+    assert!(blunder["eval"]["mate"].as_i64().unwrap() > 0, "{blunder}");
+    assert_eq!(moves[6]["eval"], Value::Null);
+    assert_eq!(moves[6]["mark"], Value::Null);
+}
+
+#[test]
 fn a_search_streams_its_lines_and_its_best_move() {
     let server = Server::start();
     let path = format!(
@@ -423,6 +448,24 @@ fn bad_input_gets_a_4xx_and_the_server_keeps_serving() {
                 .into_bytes(),
             400,
             "bad FEN",
+        ),
+        (
+            "POST",
+            "/api/annotate",
+            json!({ "pgn": "1. e4 e5", "movetime": 0 })
+                .to_string()
+                .into_bytes(),
+            400,
+            "movetime",
+        ),
+        (
+            "POST",
+            "/api/annotate",
+            json!({ "pgn": "1. e4 Ke7 2. Ke3 *" })
+                .to_string()
+                .into_bytes(),
+            400,
+            "malformed PGN",
         ),
         (
             "POST",

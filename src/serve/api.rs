@@ -1,5 +1,6 @@
 //! The JSON endpoints of `tropa serve`: a position with its legal moves, a move played, a game
-//! read from PGN, PIONEER's checked plans, and the errors they answer with.
+//! read from PGN, PIONEER's checked plans, and the errors they answer with (`annotate` and
+//! `live` answer the rest).
 //!
 //! Design note: the chess stays in Rust. The page never decides a move's legality, its SAN or
 //! the position after it: it asks here, and chessground only shows what it is told (`dests`,
@@ -8,7 +9,7 @@
 //! JSON object; anything wrong becomes an `ApiError`, a 4xx with `{"error": "…"}`.
 
 use super::{Slots, State};
-use crate::book::games::read_games;
+use crate::book::games::{read_games, PgnGame};
 use crate::explain::ending::ending;
 use crate::explain::json::plans_json;
 use crate::explain::CheckLimits;
@@ -97,6 +98,8 @@ pub(super) enum Endpoint {
     Pgn,
     /// `/api/plans`.
     Plans,
+    /// `/api/annotate`.
+    Annotate,
     /// `/api/stop`.
     Stop,
 }
@@ -109,6 +112,7 @@ impl Endpoint {
             "/api/move" => Some(Endpoint::Move),
             "/api/pgn" => Some(Endpoint::Pgn),
             "/api/plans" => Some(Endpoint::Plans),
+            "/api/annotate" => Some(Endpoint::Annotate),
             "/api/stop" => Some(Endpoint::Stop),
             _ => None,
         }
@@ -121,6 +125,7 @@ impl Endpoint {
             Endpoint::Move => play_move(body),
             Endpoint::Pgn => pgn(body),
             Endpoint::Plans => checked_plans(body, &state.plans),
+            Endpoint::Annotate => super::annotate::annotate(body, &state.searches),
             Endpoint::Stop => state.searches.stop_request(body),
         }
     }
@@ -143,7 +148,7 @@ pub(super) fn text_field<'a>(body: &'a Value, name: &str) -> Result<Option<&'a s
 }
 
 /// The field `name`, which must be there.
-fn required_text<'a>(body: &'a Value, name: &str) -> Result<&'a str, ApiError> {
+pub(super) fn required_text<'a>(body: &'a Value, name: &str) -> Result<&'a str, ApiError> {
     text_field(body, name)?.ok_or_else(|| ApiError::bad_request(format!("\"{name}\" is missing")))
 }
 
@@ -235,10 +240,9 @@ fn play_move(body: &Value) -> Result<Value, ApiError> {
     Ok(answer)
 }
 
-/// `POST /api/pgn {"pgn"}`: the first game of the text — its tags, start position, result,
-/// and every move of the main line (UCI, SAN and the FEN after it).
-fn pgn(body: &Value) -> Result<Value, ApiError> {
-    let text = required_text(body, "pgn")?;
+/// The first game of a PGN text, and messages for the later games that could not be read; a
+/// 400 when the first cannot be, or the text holds neither tags nor moves.
+pub(super) fn first_game(text: &str) -> Result<(PgnGame, Vec<String>), ApiError> {
     let (games, skipped) = read_games(text.as_bytes(), "PGN");
     let Some(first) = games.into_iter().next() else {
         return Err(ApiError::bad_request(match skipped.first() {
@@ -251,6 +255,13 @@ fn pgn(body: &Value) -> Result<Value, ApiError> {
             "malformed PGN: neither tags nor moves in the text".into(),
         ));
     }
+    Ok((first, skipped))
+}
+
+/// `POST /api/pgn {"pgn"}`: the first game of the text — its tags, start position, result,
+/// and every move of the main line (UCI, SAN and the FEN after it).
+fn pgn(body: &Value) -> Result<Value, ApiError> {
+    let (first, skipped) = first_game(required_text(body, "pgn")?)?;
     let mut board = first.game.start().clone();
     let moves: Vec<Value> = first
         .game

@@ -42,7 +42,7 @@ const MAX_DEPTH: i32 = 100;
 /// The longest page id.
 const MAX_PAGE_ID: usize = 64;
 /// How long a new search waits for a place before a 503.
-const SLOT_PATIENCE: Duration = Duration::from_millis(1500);
+pub(super) const SLOT_PATIENCE: Duration = Duration::from_millis(1500);
 /// The longest silence on a stream: a comment line is written then, so that a page that went
 /// away is found out within it.
 const KEEPALIVE: Duration = Duration::from_secs(1);
@@ -56,7 +56,8 @@ struct Running {
 /// The pages' running searches, by page id.
 pub(super) struct Searches {
     pages: Mutex<HashMap<String, Running>>,
-    places: Arc<Slots>,
+    /// The places of searches (a game's annotation takes one too).
+    pub(super) places: Arc<Slots>,
     next_id: AtomicU64,
 }
 
@@ -318,8 +319,8 @@ fn event(name: &str, data: &Value) -> String {
     format!("event: {name}\ndata: {data}\n\n")
 }
 
-/// A score as JSON: `{"cp": n}` or `{"mate": n}` (side to move's view).
-fn score_json(score: Score) -> Value {
+/// A score as JSON: `{"cp": n}` or `{"mate": n}`.
+pub(super) fn score_json(score: Score) -> Value {
     match score {
         Score::Centipawns(cp) => json!({ "cp": cp }),
         Score::Mate(n) => json!({ "mate": n }),
@@ -368,6 +369,14 @@ impl Reporter for EventReporter {
     }
 }
 
+/// An engine for one page's work: `HASH_MB`, one thread, the built-in net, no move overhead.
+pub(super) fn engine() -> Engine {
+    let mut engine = Engine::new(HASH_MB, 1);
+    engine.options.move_overhead = 0;
+    engine.set_network(Some(nnue::builtin()));
+    engine
+}
+
 /// Runs one search of the page and sends its events, the `bestmove` last.
 fn run_search(
     game: &Game,
@@ -376,10 +385,8 @@ fn run_search(
     control: &SearchControl,
     events: Sender<String>,
 ) {
-    let mut engine = Engine::new(HASH_MB, 1);
+    let mut engine = engine();
     engine.options.multipv = multipv;
-    engine.options.move_overhead = 0;
-    engine.set_network(Some(nnue::builtin()));
     let root = game.board().clone();
     let mut reporter = EventReporter {
         material: material(&root),

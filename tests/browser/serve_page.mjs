@@ -6,7 +6,8 @@
 // for Black's plans, chooses the plan with the most arrows and checks that chessground drew
 // them (one SVG line per arrow, the trajectory's steps in green) within 200 ms of the choice,
 // runs a one-second search and checks its lines and its best-move arrow, checks that a bad FEN
-// is shown as an error, and saves a screenshot to OUT_DIR/plan.png. Any failure ends it with
+// is shown as an error, and saves a screenshot to OUT_DIR/plan.png; then it annotates a short
+// game with a blunder and checks its mark, the graph and the comment (OUT_DIR/annotate.png). Any failure ends it with
 // a message and exit status 1.
 
 import { createRequire } from 'node:module';
@@ -62,7 +63,15 @@ async function run(page) {
   check(played === 'Kg7', `the move played is ${played}, not Kg7`);
   console.log('played Kg7 by clicking the king and g7');
 
-  await page.waitForFunction(() => window.tropaPage.state.plans.length > 0, null, { timeout: 30000 });
+  // The plans of the position after the move, not those of the one before.
+  await page.waitForFunction(
+    () => {
+      const { plans, plansFen, position } = window.tropaPage.state;
+      return plans.length > 0 && position.side_to_move === 'black' && plansFen === position.fen;
+    },
+    null,
+    { timeout: 30000 },
+  );
   const choice = await page.evaluate(() => {
     const plans = window.tropaPage.state.plans;
     const arrows = (p) => p.trajectory.length - 1 + p.counters.reduce((n, c) => n + c.trajectory.length - 1, 0);
@@ -111,6 +120,7 @@ async function run(page) {
   check(best, 'no best-move arrow');
   console.log(`search: ${rows} lines, ${await page.textContent('#search-status')}`);
 
+  await page.waitForTimeout(400); // the board's move animation
   await page.screenshot({ path: join(outDir, 'plan.png') });
   console.log(`screenshot: ${join(outDir, 'plan.png')}`);
 
@@ -120,6 +130,22 @@ async function run(page) {
   const error = await page.textContent('#error');
   check(/bad FEN/.test(error), `a bad FEN shows "${error}"`);
   console.log(`a bad FEN is shown: ${error}`);
+
+  await page.fill('#pgn', '1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0');
+  await page.click('#annotate');
+  await page.waitForFunction(() => /marked/.test(document.querySelector('#annotate-status').textContent), null, {
+    timeout: 30000,
+  });
+  const blunder = await page.locator('#moves button.move.blunder').allTextContents();
+  check(blunder.includes('Nf6??'), `the blunder 3...Nf6 is not marked: ${blunder}`);
+  check(await page.locator('#graph circle.mark').count() >= 1, 'no mark on the evaluation graph');
+  await page.locator('#moves button', { hasText: 'Nf6??' }).click();
+  await page.waitForSelector('#move-comment p');
+  const comment = await page.textContent('#move-comment');
+  check(/was best/.test(comment), `the comment of the blunder: "${comment}"`);
+  await page.waitForTimeout(400); // the board's move animation
+  await page.screenshot({ path: join(outDir, 'annotate.png') });
+  console.log(`annotated: ${blunder.join(', ')} marked; ${comment.slice(0, 80)}…`);
 }
 
 const profile = mkdtempSync(join(tmpdir(), 'tropa-browser-'));

@@ -18,6 +18,7 @@ const state = {
   ply: 0, // moves shown played: 0 is the start
   position: null, // the server's answer for the shown position
   plans: [],
+  plansFen: null, // the position the plans are of
   chosen: -1, // the plan drawn, or -1
   best: null, // the search's best move (uci) in the shown position
   lines: [], // the search's lines, by multipv
@@ -85,6 +86,7 @@ async function showPly(ply) {
   drawShapes();
   requestPlans(position);
   if (state.search) startSearch();
+  else searchStatus('Not searching.');
 }
 
 async function onBoardMove(orig, dest) {
@@ -127,18 +129,112 @@ async function loadPgn() {
   }
 }
 
+// The moves as a game is written: "1. e4 e5 2. Nf3", from a start with Black to move "1... e5".
 function renderMoves() {
   const list = $('moves');
   list.replaceChildren();
   state.moves.forEach((move, i) => {
-    const item = document.createElement('li');
+    const [, turn, , , , number] = (i === 0 ? state.startFen : state.moves[i - 1].fen).split(' ');
+    if (turn === 'w' || i === 0) {
+      const label = document.createElement('span');
+      label.className = 'number';
+      label.textContent = turn === 'w' ? `${number}.` : `${number}...`;
+      list.append(label);
+    }
     const button = document.createElement('button');
-    button.textContent = move.san;
-    button.className = i + 1 === state.ply ? 'move current' : 'move';
+    button.textContent = move.san + (move.mark || '');
+    button.className = (i + 1 === state.ply ? 'move current' : 'move') + (move.judgement ? ' ' + move.judgement : '');
     button.addEventListener('click', () => showPly(i + 1).catch((e) => showError(e.message)));
-    item.append(button);
-    list.append(item);
+    list.append(button);
   });
+  renderGraph();
+  renderComment();
+}
+
+// ---- a game annotated --------------------------------------------------------------------
+
+// The game in the PGN box, annotated by the server (every position searched; the moves marked,
+// the better move and PIONEER's word at a mistake); the page then shows it as the game.
+async function annotateGame() {
+  clearError();
+  $('annotate').disabled = true;
+  $('annotate-status').textContent = 'Annotating: every position is searched…';
+  try {
+    const game = await api('/api/annotate', { pgn: $('pgn').value });
+    state.startFen = game.start_fen;
+    state.startEval = game.start_eval;
+    state.moves = game.moves;
+    await showPly(0);
+    const marked = game.moves.filter((m) => m.mark).length;
+    $('annotate-status').textContent = `${game.moves.length} moves, ${marked} marked.`;
+  } catch (e) {
+    $('annotate-status').textContent = '';
+    showError(e.message);
+  } finally {
+    $('annotate').disabled = false;
+  }
+}
+
+// White's winning chances from -1 to +1 for an evaluation, with lichess's curve.
+function chances(evaluation) {
+  if (!evaluation) return 0;
+  if (evaluation.mate !== undefined) return Math.sign(evaluation.mate) || -1;
+  return 2 / (1 + Math.exp(-0.00368208 * evaluation.cp)) - 1;
+}
+
+// The evaluation graph of an annotated game: White's chances after each move; a click shows
+// that position.
+function renderGraph() {
+  const graph = $('graph');
+  const annotated = state.moves.length > 0 && state.moves.every((m) => 'eval' in m);
+  graph.hidden = !annotated;
+  if (!annotated) return;
+  const values = [state.startEval, ...state.moves.map((m) => m.eval)].map((e, i) => {
+    // A mated side has no evaluation: the mover won.
+    if (e === null && i > 0) return state.moves[i - 1].fen.split(' ')[1] === 'w' ? -1 : 1;
+    return chances(e);
+  });
+  const x = (i) => (i / Math.max(1, values.length - 1)) * 480;
+  const y = (v) => 50 - v * 48;
+  const ns = 'http://www.w3.org/2000/svg';
+  const area = document.createElementNS(ns, 'polygon');
+  area.setAttribute('points', `0,100 ${values.map((v, i) => `${x(i)},${y(v)}`).join(' ')} 480,100`);
+  area.setAttribute('class', 'white-area');
+  const middle = document.createElementNS(ns, 'line');
+  Object.entries({ x1: 0, y1: 50, x2: 480, y2: 50, class: 'middle' }).forEach(([k, v]) => middle.setAttribute(k, v));
+  const cursor = document.createElementNS(ns, 'line');
+  Object.entries({ x1: x(state.ply), y1: 0, x2: x(state.ply), y2: 100, class: 'cursor' }).forEach(([k, v]) =>
+    cursor.setAttribute(k, v),
+  );
+  graph.replaceChildren(area, middle, cursor);
+  state.moves.forEach((m, i) => {
+    if (!m.mark) return;
+    const dot = document.createElementNS(ns, 'circle');
+    Object.entries({ cx: x(i + 1), cy: y(values[i + 1]), r: 3, class: `mark ${m.judgement}` }).forEach(([k, v]) =>
+      dot.setAttribute(k, v),
+    );
+    graph.append(dot);
+  });
+  graph.onclick = (e) => {
+    const box = graph.getBoundingClientRect();
+    step(Math.round(((e.clientX - box.left) / box.width) * (values.length - 1)));
+  };
+}
+
+// The annotation of the move that led to the shown position.
+function renderComment() {
+  const move = state.moves[state.ply - 1];
+  const comment = $('move-comment');
+  comment.replaceChildren();
+  if (!move || !move.judgement) return;
+  const words = [`${move.san}${move.mark}: ${move.judgement}.`];
+  if (move.better) words.push(`${move.better.san} was best: ${move.better.line.join(' ')}`);
+  if (move.idea) words.push(move.idea);
+  for (const text of words) {
+    const p = document.createElement('p');
+    p.textContent = text;
+    comment.append(p);
+  }
 }
 
 // ---- the search --------------------------------------------------------------------------
@@ -275,6 +371,7 @@ async function requestPlans(position) {
     const answer = await api('/api/plans', { fen: position.fen });
     if (asked !== state.plansAsked) return;
     state.plans = answer.plans;
+    state.plansFen = answer.fen;
     $('plans-status').textContent = answer.plans.length
       ? `${answer.plans.length} plans, best first; each first move checked to depth ${answer.check_depth}. Choose one to draw it.`
       : 'PIONEER finds no plan here.';
@@ -380,13 +477,19 @@ function planShapes(plan) {
   return shapes;
 }
 
-// The shapes of the chosen plan and the best move, each once (chessground draws a shape that
+// The shapes of the chosen plan, the best move and an annotated mistake's better move, each once (chessground draws a shape that
 // comes twice once).
 function drawShapes() {
   const all = [];
   const plan = state.plans[state.chosen];
   if (plan) all.push(...planShapes(plan));
   if (state.best) all.push({ orig: state.best.slice(0, 2), dest: state.best.slice(2, 4), brush: 'blue' });
+  // Before a marked move of an annotated game, the better move.
+  const marked = state.moves[state.ply];
+  if (marked && marked.better) {
+    const uci = marked.better.uci;
+    all.push({ orig: uci.slice(0, 2), dest: uci.slice(2, 4), brush: 'paleBlue' });
+  }
   const seen = new Set();
   const shapes = all.filter((shape) => {
     const key = `${shape.orig}${shape.dest || ''}${shape.brush}`;
@@ -406,6 +509,7 @@ function step(ply) {
 $('set-fen').addEventListener('click', setFen);
 $('fen').addEventListener('keydown', (e) => e.key === 'Enter' && setFen());
 $('load-pgn').addEventListener('click', loadPgn);
+$('annotate').addEventListener('click', annotateGame);
 $('first').addEventListener('click', () => step(0));
 $('back').addEventListener('click', () => step(state.ply - 1));
 $('forward').addEventListener('click', () => step(state.ply + 1));
