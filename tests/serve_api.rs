@@ -162,7 +162,13 @@ fn page_and_assets_are_served_from_memory() {
     let board = server.get("/assets/chessground.min.js");
     assert_eq!(board.status, 200);
     assert!(board.text().contains("Chessground"));
-    for name in ["app.js", "app.css", "chessground.cburnett.css"] {
+    for name in [
+        "app.js",
+        "sse.js",
+        "shapes.js",
+        "app.css",
+        "chessground.cburnett.css",
+    ] {
         assert_eq!(server.get(&format!("/assets/{name}")).status, 200, "{name}");
     }
     // Names, never paths: nothing of the disk is reachable.

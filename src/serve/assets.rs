@@ -23,6 +23,8 @@ const TEXT: &str = "text/plain; charset=utf-8";
 const ASSETS: &[(&str, &str, &str)] = &[
     ("index.html", HTML, include_str!("page/index.html")),
     ("app.js", JS, include_str!("page/app.js")),
+    ("sse.js", JS, include_str!("page/sse.js")),
+    ("shapes.js", JS, include_str!("page/shapes.js")),
     ("app.css", CSS, include_str!("page/app.css")),
     (
         "chessground.min.js",

@@ -1,13 +1,16 @@
 // tropa serve's page: the board (chessground), the live search and PIONEER's plans.
 //
 // Design note: the chess stays on the server. The page asks /api/position and /api/move for the
-// legal moves, the SAN and the position after a move, /api/pgn to read a game, /api/plans for the
-// checked plans, and /api/search for the search, a stream of Server-Sent Events read with fetch
-// (so that an error's JSON can be shown, and closing the page closes the stream, which stops the
-// search). Every answer that is not 200 is shown in the error bar. The board draws what it is
-// told: the best move as a blue arrow, and the chosen plan as chessground's shapes.
+// legal moves, the SAN and the position after a move, /api/pgn to read a game, /api/annotate to
+// review it, /api/plans for the checked plans, and /api/search for the search, a stream of
+// Server-Sent Events read with fetch (sse.js: an error's JSON can be shown, and closing the page
+// closes the stream, which stops the search). Every answer that is not 200 is shown in the error
+// bar. The board draws what it is told: the best move as a blue arrow, the chosen plan as
+// chessground's shapes (shapes.js), an annotated mistake's better move as a pale blue arrow.
 
 import { Chessground } from './chessground.min.js';
+import { readEvents } from './sse.js';
+import { planShapes } from './shapes.js';
 
 const $ = (id) => document.getElementById(id);
 const pageId = 'p' + Math.random().toString(36).slice(2, 12);
@@ -302,7 +305,7 @@ async function startSearch() {
       const answer = await response.json().catch(() => ({}));
       throw new Error(answer.error || `HTTP ${response.status}`);
     }
-    await readEvents(response.body, control);
+    await readEvents(response.body, control.signal, onEvent);
   } catch (e) {
     if (control.signal.aborted) return;
     showError(e.message);
@@ -310,33 +313,13 @@ async function startSearch() {
   if (state.search === control) searchStopped(null);
 }
 
-// Reads a Server-Sent Events stream: `info` and `bestmove` events with JSON data.
-async function readEvents(body, control) {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffered = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done || control.signal.aborted) return;
-    buffered += decoder.decode(value, { stream: true });
-    let end;
-    while ((end = buffered.indexOf('\n\n')) >= 0) {
-      const block = buffered.slice(0, end);
-      buffered = buffered.slice(end + 2);
-      let name = 'message';
-      let data = '';
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event: ')) name = line.slice(7);
-        else if (line.startsWith('data: ')) data += line.slice(6);
-      }
-      if (name === 'info') showInfo(JSON.parse(data));
-      if (name === 'bestmove') {
-        const answer = JSON.parse(data);
-        if (answer.best) state.best = answer.best.uci;
-        drawShapes();
-        searchStopped(answer.best ? `Best move ${answer.best.san} (depth ${answer.depth}).` : 'No move.');
-      }
-    }
+// What the stream's events do: an `info` updates the lines, the `bestmove` ends the search.
+function onEvent(name, data) {
+  if (name === 'info') showInfo(data);
+  if (name === 'bestmove') {
+    if (data.best) state.best = data.best.uci;
+    drawShapes();
+    searchStopped(data.best ? `Best move ${data.best.san} (depth ${data.depth}).` : 'No move.');
   }
 }
 
@@ -448,37 +431,8 @@ function renderPlanDetail() {
   }
 }
 
-// Arrows along a route of squares.
-function routeArrows(squares, brush) {
-  const arrows = [];
-  for (let i = 0; i + 1 < squares.length; i++) {
-    if (squares[i] !== squares[i + 1]) arrows.push({ orig: squares[i], dest: squares[i + 1], brush });
-  }
-  return arrows;
-}
-
-// The chosen plan as chessground shapes: its trajectory step by step (green), the target
-// (blue circle), a critical square (yellow) and its hinderer (red), the counter-trajectories
-// (red when in time, grey when too late), a combination's defender (red circle) and what it
-// guards (red arrow).
-function planShapes(plan) {
-  const shapes = routeArrows(plan.trajectory, 'green');
-  for (const c of plan.counters) shapes.push(...routeArrows(c.trajectory, c.in_time ? 'red' : 'paleGrey'));
-  if (plan.goal && plan.goal.square) shapes.push({ orig: plan.goal.square, brush: 'blue' });
-  if (plan.critical) {
-    shapes.push({ orig: plan.critical.square, brush: 'yellow' });
-    shapes.push({ orig: plan.critical.hinderer, brush: 'red' });
-  }
-  if (plan.combination) {
-    const d = plan.combination.defender;
-    shapes.push({ orig: d.square, brush: 'red' });
-    if (d.guards && d.guards !== d.square) shapes.push({ orig: d.square, dest: d.guards, brush: 'paleRed' });
-  }
-  return shapes;
-}
-
-// The shapes of the chosen plan, the best move and an annotated mistake's better move, each once (chessground draws a shape that
-// comes twice once).
+// The shapes of the chosen plan, the best move and an annotated mistake's better move, each
+// once (chessground draws a shape that comes twice once).
 function drawShapes() {
   const all = [];
   const plan = state.plans[state.chosen];
