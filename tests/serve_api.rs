@@ -166,6 +166,8 @@ fn page_and_assets_are_served_from_memory() {
         "app.js",
         "sse.js",
         "shapes.js",
+        "study.js",
+        "review.js",
         "app.css",
         "chessground.cburnett.css",
     ] {
@@ -280,6 +282,32 @@ fn a_game_is_annotated_as_tropa_annotate_does() {
     assert!(blunder["eval"]["mate"].as_i64().unwrap() > 0, "{blunder}");
     assert_eq!(moves[6]["eval"], Value::Null);
     assert_eq!(moves[6]["mark"], Value::Null);
+}
+
+#[test]
+fn study_mode_proves_the_reti_draw() {
+    let server = Server::start();
+    let answer = server.post("/api/study", &json!({ "fen": RETI }));
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    let study = answer.json();
+    assert_eq!(study["fen"], RETI);
+    assert!(study["proof"]["summary"].is_string());
+    assert!(!study["rounds"].as_array().unwrap().is_empty());
+    // Kg7 draws, and its line plays on the board: UCI and SAN side by side.
+    let kg7 = study["first_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["san"] == "Kg7")
+        .expect("the king's first move");
+    assert_eq!(kg7["zone_search"]["verdict"], "draw", "{kg7}");
+    let line = &kg7["zone_search"]["line"];
+    assert_eq!(line["uci"][0], "h8g7");
+    assert_eq!(line["san"][0], "Kg7");
+    let proof = kg7["proof"]["summary"].as_str().unwrap();
+    assert!(proof.contains("White at least draws"), "{proof}");
+    let bad = server.post("/api/study", &json!({ "fen": "8/8/8/8 w - - 0 1" }));
+    assert_eq!(bad.status, 400);
 }
 
 #[test]

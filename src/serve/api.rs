@@ -1,6 +1,6 @@
 //! The JSON endpoints of `tropa serve`: a position with its legal moves, a move played, a game
-//! read from PGN, PIONEER's checked plans, and the errors they answer with (`annotate` and
-//! `live` answer the rest).
+//! read from PGN, PIONEER's checked plans, and the errors they answer with (`annotate`, `study`
+//! and `live` answer the rest).
 //!
 //! Design note: the chess stays in Rust. The page never decides a move's legality, its SAN or
 //! the position after it: it asks here, and chessground only shows what it is told (`dests`,
@@ -22,10 +22,11 @@ use std::sync::Arc;
 use std::time::Duration;
 use tiny_http::Method;
 
-/// Plan analyses run at once, server-wide; one more waits a little, then gets a 503.
+/// Plan analyses (and studies) run at once, server-wide; one more waits a little, then gets a
+/// 503.
 pub(super) const MAX_PLAN_ANALYSES: usize = 2;
-/// How long a plan analysis waits for a free place before it is refused.
-const PLAN_PATIENCE: Duration = Duration::from_secs(5);
+/// How long a plan analysis (or a study) waits for a free place before it is refused.
+pub(super) const PLAN_PATIENCE: Duration = Duration::from_secs(5);
 /// Moves a request may play from its FEN (`/api/position`'s `moves`).
 const MAX_MOVES: usize = 2000;
 
@@ -100,6 +101,8 @@ pub(super) enum Endpoint {
     Plans,
     /// `/api/annotate`.
     Annotate,
+    /// `/api/study`.
+    Study,
     /// `/api/stop`.
     Stop,
 }
@@ -113,6 +116,7 @@ impl Endpoint {
             "/api/pgn" => Some(Endpoint::Pgn),
             "/api/plans" => Some(Endpoint::Plans),
             "/api/annotate" => Some(Endpoint::Annotate),
+            "/api/study" => Some(Endpoint::Study),
             "/api/stop" => Some(Endpoint::Stop),
             _ => None,
         }
@@ -126,6 +130,7 @@ impl Endpoint {
             Endpoint::Pgn => pgn(body),
             Endpoint::Plans => checked_plans(body, &state.plans),
             Endpoint::Annotate => super::annotate::annotate(body, &state.searches),
+            Endpoint::Study => super::study::study(body, &state.plans),
             Endpoint::Stop => state.searches.stop_request(body),
         }
     }

@@ -25,6 +25,8 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("app.js", JS, include_str!("page/app.js")),
     ("sse.js", JS, include_str!("page/sse.js")),
     ("shapes.js", JS, include_str!("page/shapes.js")),
+    ("study.js", JS, include_str!("page/study.js")),
+    ("review.js", JS, include_str!("page/review.js")),
     ("app.css", CSS, include_str!("page/app.css")),
     (
         "chessground.min.js",

@@ -6,8 +6,9 @@
 //! runtime, a few small dependencies, so the release build stays fast), with a thread per
 //! request, at most `MAX_HANDLERS` at once (more get a 503 at once, so many pages cannot exhaust
 //! the machine). This file starts the server and routes; `api` answers the JSON requests,
-//! `annotate` reviews a game's moves, `live` runs the searches and streams them as Server-Sent
-//! Events, `assets` holds the page and the vendored board library, embedded in the binary.
+//! `annotate` reviews a game's moves, `study` runs PIONEER's study mode, `live` runs the
+//! searches and streams them as Server-Sent Events, `assets` holds the page and the vendored
+//! board library, embedded in the binary.
 //!
 //! Security: the server binds to 127.0.0.1 unless told otherwise and says so at start; it
 //! reads and writes no file on a request's say-so (the assets are in memory); request bodies
@@ -18,6 +19,7 @@ mod annotate;
 mod api;
 mod assets;
 mod live;
+mod study;
 
 use api::ApiError;
 use serde_json::Value;

@@ -5,9 +5,10 @@
 // sets Réti's study by the FEN box, plays Kh8–g7 by clicking the king and its square, waits
 // for Black's plans, chooses the plan with the most arrows and checks that chessground drew
 // them (one SVG line per arrow, the trajectory's steps in green) within 200 ms of the choice,
-// runs a one-second search and checks its lines and its best-move arrow, checks that a bad FEN
-// is shown as an error, and saves a screenshot to OUT_DIR/plan.png; then it annotates a short
-// game with a blunder and checks its mark, the graph and the comment (OUT_DIR/annotate.png). Any failure ends it with
+// runs a one-second search and checks its lines and its best-move arrow, saves a screenshot to
+// OUT_DIR/plan.png, runs study mode and plays one of its lines on the board (OUT_DIR/study.png),
+// checks that a bad FEN is shown as an error, and annotates a short game with a blunder,
+// checking its mark, the graph and the comment (OUT_DIR/annotate.png). Any failure ends it with
 // a message and exit status 1.
 
 import { createRequire } from 'node:module';
@@ -124,6 +125,31 @@ async function run(page) {
   await page.screenshot({ path: join(outDir, 'plan.png') });
   console.log(`screenshot: ${join(outDir, 'plan.png')}`);
 
+  // Study mode on the position after Kg7, and its proven line played on the board.
+  await page.click('#study');
+  await page.waitForFunction(() => /proof rounds/.test(document.querySelector('#study-status').textContent), null, {
+    timeout: 30000,
+  });
+  const proofText = await page.textContent('#study-result');
+  check(/Proof: /.test(proofText), `study mode shows no proof: ${proofText.slice(0, 200)}`);
+  const before = await page.evaluate(() => window.tropaPage.state.moves.length);
+  await page.locator('#study-result button', { hasText: 'Play' }).first().click();
+  // The line's first move shown (and in the same task its plans asked for, no plan chosen):
+  // the old plan's arrows are gone.
+  await page.waitForFunction(
+    (n) => {
+      const { moves, ply, position } = window.tropaPage.state;
+      return moves.length > n && ply === n + 1 && position.fen === moves[n].fen;
+    },
+    before,
+  );
+  const stale = await page.evaluate(() => window.tropaPage.shapes.length);
+  check(stale === 0, `${stale} shapes of the position before are still drawn`);
+  check(!(await page.locator('#graph').isVisible()), 'an evaluation graph without an annotated game');
+  await page.waitForTimeout(400); // the board's move animation
+  await page.screenshot({ path: join(outDir, 'study.png'), fullPage: true });
+  console.log(`study mode: ${(await page.textContent('#study-status')).trim()} A line played on the board.`);
+
   await page.fill('#fen', 'not a fen');
   await page.press('#fen', 'Enter');
   await page.waitForSelector('#error:not([hidden])');
@@ -139,6 +165,7 @@ async function run(page) {
   const blunder = await page.locator('#moves button.move.blunder').allTextContents();
   check(blunder.includes('Nf6??'), `the blunder 3...Nf6 is not marked: ${blunder}`);
   check(await page.locator('#graph circle.mark').count() >= 1, 'no mark on the evaluation graph');
+  check(await page.locator('#graph').isVisible(), 'the evaluation graph is not shown');
   await page.locator('#moves button', { hasText: 'Nf6??' }).click();
   await page.waitForSelector('#move-comment p');
   const comment = await page.textContent('#move-comment');

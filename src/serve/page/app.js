@@ -11,6 +11,8 @@
 import { Chessground } from './chessground.min.js';
 import { readEvents } from './sse.js';
 import { planShapes } from './shapes.js';
+import { renderStudy } from './study.js';
+import { renderComment, renderGraph } from './review.js';
 
 const $ = (id) => document.getElementById(id);
 const pageId = 'p' + Math.random().toString(36).slice(2, 12);
@@ -22,6 +24,7 @@ const state = {
   position: null, // the server's answer for the shown position
   plans: [],
   plansFen: null, // the position the plans are of
+  studyFen: null, // the position studied last
   chosen: -1, // the plan drawn, or -1
   best: null, // the search's best move (uci) in the shown position
   lines: [], // the search's lines, by multipv
@@ -88,6 +91,9 @@ async function showPly(ply) {
   renderLines();
   drawShapes();
   requestPlans(position);
+  // A study stays with its position: hidden elsewhere, shown again on the way back.
+  $('study-result').hidden = state.studyFen !== position.fen;
+  $('study-status').hidden = state.studyFen !== position.fen;
   if (state.search) startSearch();
   else searchStatus('Not searching.');
 }
@@ -150,8 +156,8 @@ function renderMoves() {
     button.addEventListener('click', () => showPly(i + 1).catch((e) => showError(e.message)));
     list.append(button);
   });
-  renderGraph();
-  renderComment();
+  renderGraph($('graph'), state, step);
+  renderComment($('move-comment'), state.moves[state.ply - 1]);
 }
 
 // ---- a game annotated --------------------------------------------------------------------
@@ -175,68 +181,6 @@ async function annotateGame() {
     showError(e.message);
   } finally {
     $('annotate').disabled = false;
-  }
-}
-
-// White's winning chances from -1 to +1 for an evaluation, with lichess's curve.
-function chances(evaluation) {
-  if (!evaluation) return 0;
-  if (evaluation.mate !== undefined) return Math.sign(evaluation.mate) || -1;
-  return 2 / (1 + Math.exp(-0.00368208 * evaluation.cp)) - 1;
-}
-
-// The evaluation graph of an annotated game: White's chances after each move; a click shows
-// that position.
-function renderGraph() {
-  const graph = $('graph');
-  const annotated = state.moves.length > 0 && state.moves.every((m) => 'eval' in m);
-  graph.hidden = !annotated;
-  if (!annotated) return;
-  const values = [state.startEval, ...state.moves.map((m) => m.eval)].map((e, i) => {
-    // A mated side has no evaluation: the mover won.
-    if (e === null && i > 0) return state.moves[i - 1].fen.split(' ')[1] === 'w' ? -1 : 1;
-    return chances(e);
-  });
-  const x = (i) => (i / Math.max(1, values.length - 1)) * 480;
-  const y = (v) => 50 - v * 48;
-  const ns = 'http://www.w3.org/2000/svg';
-  const area = document.createElementNS(ns, 'polygon');
-  area.setAttribute('points', `0,100 ${values.map((v, i) => `${x(i)},${y(v)}`).join(' ')} 480,100`);
-  area.setAttribute('class', 'white-area');
-  const middle = document.createElementNS(ns, 'line');
-  Object.entries({ x1: 0, y1: 50, x2: 480, y2: 50, class: 'middle' }).forEach(([k, v]) => middle.setAttribute(k, v));
-  const cursor = document.createElementNS(ns, 'line');
-  Object.entries({ x1: x(state.ply), y1: 0, x2: x(state.ply), y2: 100, class: 'cursor' }).forEach(([k, v]) =>
-    cursor.setAttribute(k, v),
-  );
-  graph.replaceChildren(area, middle, cursor);
-  state.moves.forEach((m, i) => {
-    if (!m.mark) return;
-    const dot = document.createElementNS(ns, 'circle');
-    Object.entries({ cx: x(i + 1), cy: y(values[i + 1]), r: 3, class: `mark ${m.judgement}` }).forEach(([k, v]) =>
-      dot.setAttribute(k, v),
-    );
-    graph.append(dot);
-  });
-  graph.onclick = (e) => {
-    const box = graph.getBoundingClientRect();
-    step(Math.round(((e.clientX - box.left) / box.width) * (values.length - 1)));
-  };
-}
-
-// The annotation of the move that led to the shown position.
-function renderComment() {
-  const move = state.moves[state.ply - 1];
-  const comment = $('move-comment');
-  comment.replaceChildren();
-  if (!move || !move.judgement) return;
-  const words = [`${move.san}${move.mark}: ${move.judgement}.`];
-  if (move.better) words.push(`${move.better.san} was best: ${move.better.line.join(' ')}`);
-  if (move.idea) words.push(move.idea);
-  for (const text of words) {
-    const p = document.createElement('p');
-    p.textContent = text;
-    comment.append(p);
   }
 }
 
@@ -349,6 +293,7 @@ async function requestPlans(position) {
   state.plans = [];
   state.chosen = -1;
   renderPlans();
+  drawShapes();
   $('plans-status').textContent = 'Computing the plans…';
   try {
     const answer = await api('/api/plans', { fen: position.fen });
@@ -453,6 +398,46 @@ function drawShapes() {
   board.setAutoShapes(shapes);
 }
 
+// ---- study mode ----------------------------------------------------------------------------
+
+// Plays a line of UCI moves from the shown position: asks the server for each move's SAN and
+// position, makes the line the game's continuation and shows its first move.
+async function playLine(line) {
+  let fen = fenShown();
+  const moves = [];
+  for (const move of line) {
+    const after = await api('/api/move', { fen, move });
+    moves.push({ uci: after.uci, san: after.san, fen: after.fen });
+    fen = after.fen;
+  }
+  state.moves = state.moves.slice(0, state.ply).concat(moves);
+  await showPly(state.ply + 1);
+}
+
+// Runs PIONEER's study mode on the shown position and shows the verdicts, the proof's rounds (its
+// progress) and every first move; each line can be played on the board.
+async function studyPosition() {
+  clearError();
+  const result = $('study-result');
+  result.replaceChildren();
+  result.hidden = false;
+  $('study-status').hidden = false;
+  state.studyFen = null;
+  $('study').disabled = true;
+  $('study-status').textContent = 'Studying: the zone search, then the proof…';
+  try {
+    const study = await api('/api/study', { fen: state.position.fen });
+    state.studyFen = study.fen;
+    renderStudy(study, result, (line) => playLine(line).catch((e) => showError(e.message)));
+    $('study-status').textContent = `${study.rounds.length} proof rounds.`;
+  } catch (e) {
+    $('study-status').textContent = '';
+    showError(e.message);
+  } finally {
+    $('study').disabled = false;
+  }
+}
+
 // ---- wiring ------------------------------------------------------------------------------
 
 function step(ply) {
@@ -464,6 +449,7 @@ $('set-fen').addEventListener('click', setFen);
 $('fen').addEventListener('keydown', (e) => e.key === 'Enter' && setFen());
 $('load-pgn').addEventListener('click', loadPgn);
 $('annotate').addEventListener('click', annotateGame);
+$('study').addEventListener('click', studyPosition);
 $('first').addEventListener('click', () => step(0));
 $('back').addEventListener('click', () => step(state.ply - 1));
 $('forward').addEventListener('click', () => step(state.ply + 1));
