@@ -26,6 +26,14 @@ if [ ! -x "$chromium" ]; then
     apt-get update
     DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
 fi
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    if [ "$(id -u)" != 0 ]; then
+        echo "tests/browser/run.sh: node and npm are missing; as root: apt-get install nodejs npm" >&2
+        exit 1
+    fi
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs npm
+fi
 mkdir -p "$out"
 installed="$out/node_modules/playwright-core/package.json"
 if ! grep -q "\"version\": \"$playwright_version\"" "$installed" 2>/dev/null; then
