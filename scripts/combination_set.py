@@ -97,7 +97,7 @@ VALUES = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK: 500
 SEE_MAX = -100
 MIN_PIECES = 5
 FIRST_MOVE, LAST_MOVE = 10, 50
-DEPTH, HASH, MULTIPV = 16, 64, 2
+DEPTH, HASH, MULTIPV = 16, 64, 2  # DEPTH: the default of --depth
 MIN_SCORE, MIN_GAP = 150, 100
 MATE = 100000
 GAME_FILES = ("classics.pgn", "fischer.pgn", "kasparov.pgn")
@@ -172,7 +172,8 @@ def _fmt(score):
 
 
 class Judge:
-    def __init__(self, path):
+    def __init__(self, path, depth=DEPTH):
+        self.depth = depth
         self.engine = chess.engine.SimpleEngine.popen_uci(path)
         self.engine.configure({"Threads": 1, "Hash": HASH})
         name = self.engine.id.get("name", "stockfish")
@@ -187,7 +188,7 @@ class Judge:
         """(pv, comment) when Stockfish confirms `move` as the unique winning move, else None."""
         self.searches += 1
         board = chess.Board.from_epd(board.epd())[0]  # as the record gives it: clocks 0 1, no history
-        info = self.engine.analyse(board, chess.engine.Limit(depth=DEPTH), multipv=MULTIPV,
+        info = self.engine.analyse(board, chess.engine.Limit(depth=self.depth), multipv=MULTIPV,
                                    game=object())
         first = info[0]
         pv = first.get("pv") or []
@@ -209,7 +210,7 @@ class Judge:
             second = _fmt(s2)
         else:
             second = "none"
-        return pv, f"{self.tag} d{DEPTH}: {_fmt(s1)}, second {second}"
+        return pv, f"{self.tag} d{self.depth}: {_fmt(s1)}, second {second}"
 
 
 # ---------------------------------------------------------------- labels
@@ -432,7 +433,7 @@ STAT_KEYS = ("games", "scanned", "SEE", "winner", "duplicate", "searched", "Stoc
 
 def build(args):
     t0 = time.time()
-    judge = Judge(args.stockfish)
+    judge = Judge(args.stockfish, args.depth)
     seen = set()
     stats = collections.defaultdict(collections.Counter)  # group -> counts
     records = []  # (group, board, move, source, comment, (method, defender, guards))
@@ -525,9 +526,9 @@ def build(args):
     print(f"  Stockfish searches {judge.searches}, runtime {time.time() - t0:.0f} s", file=sys.stderr)
 
 
-def verify(path, stockfish):
+def verify(path, stockfish, depth=DEPTH):
     """Searches every record of `path` again and checks its bm, c1-c4; returns the mismatches."""
-    judge = Judge(stockfish)
+    judge = Judge(stockfish, depth)
     bad = 0
     with open(path, encoding="utf-8") as fh:
         for line in fh:
@@ -553,6 +554,8 @@ def main():
     ap.add_argument("--bk", default=os.path.join(REPO, "..", "shared", "data", "suites",
                                                  "bratko_kopec.epd"))
     ap.add_argument("--out", default=os.path.join(REPO, "tests", "data", "combinations.epd"))
+    ap.add_argument("--depth", type=int, default=DEPTH,
+                    help="depth of the engine's search (the set is built at 16; less for a quick check)")
     ap.add_argument("--suite-quota", type=int, default=27)
     ap.add_argument("--per-file", type=int, default=18)
     ap.add_argument("--max-sf-per-file", type=int, default=600)
@@ -560,7 +563,7 @@ def main():
                     "bm and c1-c4 with what this script gives now; exit 1 on a difference")
     args = ap.parse_args()
     if args.verify:
-        bad = verify(args.verify, args.stockfish)
+        bad = verify(args.verify, args.stockfish, args.depth)
         print(f"{bad} records differ", file=sys.stderr)
         sys.exit(1 if bad else 0)
     build(args)

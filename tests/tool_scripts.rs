@@ -1,7 +1,8 @@
-//! The developers' measuring scripts that have no command of their own in `tropa`:
-//! `scripts/bench_compare.py` (two binaries' `tropa bench` speed, run alternately) and
-//! `scripts/time_safety.py` (time forfeits at very short controls), each on the real binary
-//! where a test can afford it and on stand-ins where a result must be known.
+//! The developers' scripts that have no command of their own in `tropa`:
+//! `scripts/bench_compare.py` (two binaries' `tropa bench` speed, run alternately),
+//! `scripts/time_safety.py` (time forfeits at very short controls) and
+//! `scripts/combination_set.py` (the combination set's builder), each on the real binary where a
+//! test can afford it and on stand-ins where a result must be known.
 
 mod common;
 
@@ -126,4 +127,87 @@ fn time_safety_counts_forfeits_of_every_part() {
         out.contains(&format!("TOTAL Tropa time forfeits and failures: {bad}")),
         "{out}"
     );
+}
+
+/// `scripts/combination_set.py`, the builder of `tests/data/combinations.epd`, on a small input
+/// with Tropa as its judge at depth 6: the records it writes carry every label, and `--verify`
+/// finds each of them again (the build is deterministic).
+#[test]
+fn combination_set_builds_labelled_records_that_verify() {
+    let dir = common::temp_dir("tool-scripts", "combination-set");
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+    let wac = std::fs::read_to_string(format!("{data}/wac.epd")).unwrap();
+    let (suite, bk) = (dir.join("wac.epd"), dir.join("bk.epd"));
+    std::fs::write(&suite, wac.lines().take(60).collect::<Vec<_>>().join("\n")).unwrap();
+    std::fs::write(&bk, "").unwrap();
+    let games = dir.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::copy(
+        format!("{data}/games/masters-1790-1858.pgn"),
+        games.join("classics.pgn"),
+    )
+    .unwrap();
+    for empty in ["fischer.pgn", "kasparov.pgn"] {
+        std::fs::write(games.join(empty), "").unwrap();
+    }
+    let out = dir.join("set.epd");
+    let tropa = env!("CARGO_BIN_EXE_tropa");
+    let paths = [&suite, &bk, &games, &out].map(|p| p.to_str().unwrap().to_string());
+    let (ok, log) = common::chess_script(
+        "combination_set.py",
+        &[
+            "--stockfish",
+            tropa,
+            "--depth",
+            "6",
+            "--wac",
+            &paths[0],
+            "--bk",
+            &paths[1],
+            "--games-dir",
+            &paths[2],
+            "--out",
+            &paths[3],
+            "--suite-quota",
+            "4",
+            "--per-file",
+            "3",
+            "--max-sf-per-file",
+            "12",
+        ],
+    );
+    assert!(ok, "{log}");
+    let written = std::fs::read_to_string(&out).unwrap();
+    let records: Vec<&str> = written.lines().collect();
+    assert!(!records.is_empty(), "no record: {log}");
+    let methods = [
+        "overloading",
+        "removal",
+        "decoy",
+        "deflection",
+        "interference",
+        "clearance",
+    ];
+    for record in &records {
+        assert!(
+            record.contains(" bm ") && record.contains("id \"combo."),
+            "{record}"
+        );
+        assert!(
+            record.contains("c1 \"defender ") && record.contains("c3 \"guards "),
+            "{record}"
+        );
+        assert!(
+            methods
+                .iter()
+                .any(|m| record.contains(&format!("c2 \"{m}\""))),
+            "{record}"
+        );
+        assert!(record.contains(" d6: "), "{record}");
+    }
+    let (ok, log) = common::chess_script(
+        "combination_set.py",
+        &["--verify", &paths[3], "--stockfish", tropa, "--depth", "6"],
+    );
+    assert!(ok && log.contains("0 records differ"), "{log}");
 }
