@@ -6,8 +6,8 @@ use crate::eval::tune;
 use crate::explain::ending::ending;
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::perft::{divide, parse_suite_line, perft as count};
-use crate::rules::{parse_fen, side_name, Board, Game, Move, START_FEN};
-use crate::search::{Engine, Limits, Progress, Reporter, SearchControl};
+use crate::rules::{parse_fen, side_name, Board, Game, START_FEN};
+use crate::search::{Engine, Limits, Progress, Reporter, SearchControl, SearchResult};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -246,18 +246,18 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), String> {
         say!("best move {}", move_to_san(game.board(), best));
     }
     if args.plans {
-        show_reading(game.board(), result.best);
+        show_reading(game.board(), &result);
     }
     Ok(())
 }
 
-/// Why the search plays `best`, in PIONEER's words: the plans that begin with it, then the
-/// side to move's other plans, then the opponent's threats, each checked by a search of its own
-/// (the hand-crafted evaluation, as `ShowPlans`).
-fn show_reading(board: &Board, best: Option<Move>) {
+/// Why the search plays its move (`result`), in PIONEER's words: the plans that begin with it,
+/// with that search's verdict, then the side to move's other plans and the opponent's threats,
+/// each checked by a search of its own (the hand-crafted evaluation, as `ShowPlans`).
+fn show_reading(board: &Board, result: &SearchResult) {
     let reading = crate::explain::read_move(
         board,
-        best,
+        Some(result),
         crate::explain::CheckLimits::default(),
         ANALYSE_PLANS,
     );

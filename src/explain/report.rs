@@ -17,7 +17,7 @@ use crate::pioneer::zones::analysis::Analysis;
 use crate::pioneer::zones::fork::{forks, Fork};
 use crate::rules::notation::{line_to_numbered_san, move_to_san};
 use crate::rules::{side_name, Board, Color, Move};
-use crate::search::Score;
+use crate::search::{Score, SearchResult};
 
 /// A score from the plan side's view in words: pawns with a sign, or a mate.
 fn score_text(score: i32) -> String {
@@ -125,18 +125,34 @@ pub struct MoveReading {
     pub threats: Vec<String>,
 }
 
-/// Reads `board` for a reader who asks why the search plays `best` (`tropa analyse`); `None`:
-/// the move that the plan checks' own search prefers (`ShowPlans`, before the search runs).
-/// At most `max` plans in each list.
+/// Reads `board` for a reader who asks why the search plays its move (`tropa analyse`, which
+/// gives its search's result); `None`: the move that the plan checks' own search prefers
+/// (`ShowPlans`, before the search runs). The plans that begin with the searched move take that
+/// search's verdict, line and depth: the search that chose the move saw further than a plan's
+/// check (a sacrifice whose gain lies deep is no "no win" at depth 8 when the search found it
+/// at depth 20). At most `max` plans in each list.
 pub fn read_move(
     board: &Board,
-    best: Option<Move>,
+    searched: Option<&SearchResult>,
     limits: CheckLimits,
     max: usize,
 ) -> MoveReading {
     let analysis = Analysis::new(board, TrajectoryLimits::default());
-    let checks = check_plans(board, &analysis, limits);
+    let mut checks = check_plans(board, &analysis, limits);
     let us = board.side_to_move();
+    let best = searched.and_then(|r| r.best);
+    if let (Some(result), Some(mv)) = (searched, best) {
+        for c in checks
+            .iter_mut()
+            .filter(|c| c.side == us && c.first_move == Some(mv))
+        {
+            c.status = PlanStatus::Confirmed;
+            c.score = result.score;
+            c.line.clone_from(&result.pv);
+            c.best = Some((mv, result.score));
+            c.depth = result.depth;
+        }
+    }
     let best = best.or_else(|| {
         checks
             .iter()

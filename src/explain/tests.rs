@@ -430,3 +430,37 @@ fn a_combination_below_another_plan_is_no_win() {
 fn move_from(board: &Board, uci: &str) -> Move {
     crate::rules::notation::move_from_uci(board, uci, false).unwrap()
 }
+
+#[test]
+fn the_searched_move_is_read_with_the_verdict_of_the_search_that_chose_it() {
+    // Win at Chess 4: a search that played 1.Qxh7+ at depth 20 and scored it +5.35 (a made-up
+    // result: what matters is that the reading quotes it, not the check's own shallower one).
+    let board = parse_fen(
+        "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
+        false,
+    )
+    .unwrap();
+    let qxh7 = move_from(&board, "h6h7");
+    let result = crate::search::SearchResult {
+        best: Some(qxh7),
+        ponder: None,
+        score: 535,
+        depth: 20,
+        nodes: 0,
+        pv: vec![qxh7],
+    };
+    let reading = read_move(&board, Some(&result), CheckLimits::default(), 3);
+    assert_eq!(reading.san.as_deref(), Some("Qxh7+"));
+    assert!(
+        reading.reading[0].starts_with("White: Q h6×h7 removes the pawn on h7"),
+        "{reading:?}"
+    );
+    assert!(
+        reading.reading[0].ends_with("1. Qxh7+: +5.35 for White (depth 20; the best move)"),
+        "{reading:?}"
+    );
+    assert!(
+        reading.others.iter().all(|l| !l.contains("Q h6×h7")),
+        "{reading:?}"
+    );
+}
