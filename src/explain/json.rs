@@ -31,16 +31,32 @@ use crate::pioneer::zones::analysis::Analysis;
 use crate::pioneer::zones::combination::{duty_text, Combination, Defender, Guard};
 use crate::pioneer::zones::hindrance::Hindrance;
 use crate::rules::notation::{line_to_san, move_to_san, move_to_uci};
-use crate::rules::{side_name, write_fen, Board, Color, Piece, Square};
+use crate::rules::{side_name, write_fen, Board, Color, Move, Piece, Square};
 use crate::search::Score;
 use serde_json::{json, Value};
 
-/// A score as JSON: `{"cp": n}` or `{"mate": n}`.
-fn score_json(score: i32) -> Value {
-    match Score::from_internal(score) {
+/// A score as JSON: `{"cp": n}` or `{"mate": n}` (also the analysis page's).
+pub fn score_json(score: Score) -> Value {
+    match score {
         Score::Centipawns(cp) => json!({ "cp": cp }),
         Score::Mate(n) => json!({ "mate": n }),
     }
+}
+
+/// A line of moves from `board` in UCI and SAN, as far as it is legal (also the analysis
+/// page's).
+pub fn line_json(board: &Board, line: &[Move]) -> Value {
+    let san = line_to_san(board, line);
+    let mut after = board.clone();
+    let uci: Vec<String> = line[..san.len()]
+        .iter()
+        .map(|&mv| {
+            let text = move_to_uci(&after, mv, false);
+            after.play_unchecked(mv);
+            text
+        })
+        .collect();
+    json!({ "uci": uci, "san": san })
 }
 
 /// Squares as JSON: `["e2", "e4"]`.
@@ -239,7 +255,7 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
         json!({
             "uci": move_to_uci(&check.position, mv, false),
             "san": move_to_san(&check.position, mv),
-            "score": score_json(score),
+            "score": score_json(Score::from_internal(score)),
         })
     });
     let status = match check.status {
@@ -279,16 +295,9 @@ fn plan_json(board: &Board, analysis: &Analysis, check: &PlanCheck) -> Value {
         "after_pass": check.side != board.side_to_move(),
         "first_move": first_move,
         "status": status,
-        "score": check.first_move.map(|_| score_json(check.score)),
+        "score": check.first_move.map(|_| score_json(Score::from_internal(check.score))),
         "depth": check.depth,
-        "line": {
-            "uci": check.line.iter().scan(check.position.clone(), |b, &mv| {
-                let text = move_to_uci(b, mv, false);
-                b.play_unchecked(mv);
-                Some(text)
-            }).collect::<Vec<_>>(),
-            "san": line_to_san(&check.position, &check.line),
-        },
+        "line": line_json(&check.position, &check.line),
         "best": best,
     })
 }

@@ -84,7 +84,8 @@ pub fn plan_headline(analysis: &Analysis, board: &Board, check: &PlanCheck) -> S
 /// (or one `no reading of SAN:` line), then `other:` and `threat:` plans, at most `max` in
 /// each list, then one `fork:` line per fork trajectory.
 pub fn checked_plan_lines(board: &Board, limits: CheckLimits, max: usize) -> Vec<String> {
-    let reading = read_move(board, None, limits, max);
+    let analysis = Analysis::new(board, TrajectoryLimits::default());
+    let reading = read_with(board, &analysis, None, limits, max);
     let mut out = Vec::new();
     if let Some(san) = &reading.san {
         if reading.reading.is_empty() {
@@ -96,7 +97,6 @@ pub fn checked_plan_lines(board: &Board, limits: CheckLimits, max: usize) -> Vec
     }
     out.extend(reading.others.iter().map(|l| format!("other: {l}")));
     out.extend(reading.threats.iter().map(|l| format!("threat: {l}")));
-    let analysis = Analysis::new(board, TrajectoryLimits::default());
     out.extend(
         forks(board, &analysis, 2)
             .iter()
@@ -138,7 +138,18 @@ pub fn read_move(
     max: usize,
 ) -> MoveReading {
     let analysis = Analysis::new(board, TrajectoryLimits::default());
-    let mut checks = check_plans(board, &analysis, limits);
+    read_with(board, &analysis, searched, limits, max)
+}
+
+/// `read_move` on the analysis of `board` already made.
+fn read_with(
+    board: &Board,
+    analysis: &Analysis,
+    searched: Option<&SearchResult>,
+    limits: CheckLimits,
+    max: usize,
+) -> MoveReading {
+    let mut checks = check_plans(board, analysis, limits);
     let us = board.side_to_move();
     let best = searched.and_then(|r| r.best);
     if let (Some(result), Some(mv)) = (searched, best) {
@@ -163,25 +174,25 @@ pub fn read_move(
     let ours = ranked(&checks).into_iter().filter(|c| c.side == us);
     // A fork trajectory that the move begins is a reading of its own: the one route that
     // serves two zones (Réti's king).
-    let reading = forks(board, &analysis, 2)
+    let reading = forks(board, analysis, 2)
         .iter()
         .filter(|f| best.is_some_and(|mv| begins_fork(board, f, mv)))
-        .map(|f| fork_text(&analysis, f))
+        .map(|f| fork_text(analysis, f))
         .chain(
             ours.clone()
                 .filter(|c| best.is_some() && c.first_move == best)
-                .map(|c| plan_line(&analysis, board, c)),
+                .map(|c| plan_line(analysis, board, c)),
         )
         .take(max)
         .collect();
     let others = distinct_first_moves(ours.filter(kept).filter(|c| c.first_move != best))
         .take(max)
-        .map(|c| plan_line(&analysis, board, c))
+        .map(|c| plan_line(analysis, board, c))
         .collect();
     let theirs = ranked(&checks).into_iter().filter(|c| c.side != us);
     let threats = distinct_first_moves(theirs.filter(kept))
         .take(max)
-        .map(|c| plan_line(&analysis, board, c))
+        .map(|c| plan_line(analysis, board, c))
         .collect();
     MoveReading {
         san: best.map(|mv| move_to_san(board, mv)),

@@ -9,7 +9,8 @@
 //! most `MAX_MOVETIME_MS`) and at most `MAX_PLIES` moves, so that one request stays bounded.
 
 use super::api::{first_game, required_text, ApiError};
-use super::live::{engine, score_json, Searches, SLOT_PATIENCE};
+use super::live::{engine, Searches, SLOT_PATIENCE};
+use crate::explain::json::score_json;
 use crate::explain::review::{review_game, white_score, Judgement};
 use crate::rules::notation::{line_to_san, move_to_san, move_to_uci};
 use crate::rules::write_fen;

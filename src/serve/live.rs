@@ -16,8 +16,9 @@ use super::api::{board_of, text_field, ApiError};
 use super::{respond_error, Slots};
 use crate::eval::nnue;
 use crate::explain::ending::ending;
+use crate::explain::json::{line_json, score_json};
 use crate::rules::notation::{move_to_san, move_to_uci};
-use crate::rules::{Board, Game, Move, START_FEN};
+use crate::rules::{Board, Game, START_FEN};
 use crate::search::wdl::{material, MODEL};
 use crate::search::{Engine, Limits, Progress, Reporter, Score, SearchControl};
 use serde_json::{json, Value};
@@ -317,29 +318,6 @@ impl EventStream {
 /// One Server-Sent Event: `event: NAME` and its JSON data.
 fn event(name: &str, data: &Value) -> String {
     format!("event: {name}\ndata: {data}\n\n")
-}
-
-/// A score as JSON: `{"cp": n}` or `{"mate": n}`.
-pub(super) fn score_json(score: Score) -> Value {
-    match score {
-        Score::Centipawns(cp) => json!({ "cp": cp }),
-        Score::Mate(n) => json!({ "mate": n }),
-    }
-}
-
-/// A line of moves from `root` in UCI and SAN, as far as it is legal.
-fn line_json(root: &Board, line: &[Move]) -> Value {
-    let mut board = root.clone();
-    let (mut uci, mut san) = (Vec::new(), Vec::new());
-    for &mv in line {
-        if !board.is_legal(mv) {
-            break;
-        }
-        uci.push(move_to_uci(&board, mv, false));
-        san.push(move_to_san(&board, mv));
-        board.play_unchecked(mv);
-    }
-    json!({ "uci": uci, "san": san })
 }
 
 /// Sends each iteration of the search as an `info` event.

@@ -12,26 +12,13 @@
 
 use super::api::{board_of, required_text, ApiError, PLAN_PATIENCE};
 use super::Slots;
+use crate::explain::json::line_json;
 use crate::pioneer::uses::proof::{prove_study, Proof, ProofRound, MAX_PROOF_POSITIONS};
 use crate::pioneer::uses::study::{solve, StudyResult, StudySettings, MAX_POSITIONS};
-use crate::rules::notation::{line_to_san, move_to_san, move_to_uci};
+use crate::rules::notation::{move_to_san, move_to_uci};
 use crate::rules::{Board, Move};
 use serde_json::{json, Value};
 use std::sync::Arc;
-
-/// A line from `board` in UCI and SAN.
-fn line_json(board: &Board, line: &[Move]) -> Value {
-    let mut after = board.clone();
-    let uci: Vec<String> = line
-        .iter()
-        .map(|&mv| {
-            let text = move_to_uci(&after, mv, false);
-            after.play_unchecked(mv);
-            text
-        })
-        .collect();
-    json!({ "uci": uci, "san": line_to_san(board, line) })
-}
 
 /// A zone-search or proof tree's result: its verdict, line and size.
 fn result_json(board: &Board, result: &StudyResult) -> Value {
