@@ -4,7 +4,8 @@
 //! `uci` speaks the protocol; `cli` holds the command-line tools; `pioneer` is Botvinnik's model of
 //! trajectories and zones of play (plans, study mode, search guide); `fuzz` drives the parsers for
 //! the fuzz targets; `book` is Yudin's opening library; `datagen` plays the self-play games the learned
-//! evaluation is trained on; `tablebases` opens and probes the Syzygy endgame tables; `serve` is
+//! evaluation is trained on; `tablebases` opens and probes the Syzygy endgame tables; `leaf_search` lends the search
+//! to the book and to PIONEER's proofs; `serve` is
 //! the local web page (`tropa serve`) on top of them.
 
 // `///` on every public item is a rule of the project; the compiler keeps it.
@@ -16,6 +17,7 @@ pub mod cli;
 pub mod datagen;
 pub mod eval;
 pub mod explain;
+pub mod leaf_search;
 pub mod pioneer;
 pub mod search;
 pub mod serve;

@@ -23,6 +23,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("search", &["bound", "eval", "tablebases"]),
     ("pioneer", &["bound", "eval", "tablebases"]),
     ("book", &["eval", "util"]),
+    ("leaf_search", &["book", "eval", "pioneer", "search"]),
     ("datagen", &["book", "eval", "search", "tablebases", "util"]),
     ("explain", &["bound", "eval", "pioneer", "search"]),
     (
@@ -45,6 +46,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "bound",
             "eval",
             "explain",
+            "leaf_search",
             "pioneer",
             "search",
             "tablebases",
@@ -59,6 +61,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "datagen",
             "eval",
             "explain",
+            "leaf_search",
             "pioneer",
             "search",
             "serve",

@@ -68,12 +68,17 @@ fn study_prints_verdict_line_and_tree_sizes() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no proven draw for White: {out}"));
     assert!(plies >= 11, "{out}");
+    // A line a round (standard error is no terminal here), each with the proof's bar.
+    let rounds: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("proof of the start position ["))
+        .collect();
+    for plies in [9, 11] {
+        let first = format!(": {plies} plies, budget 500, ");
+        assert!(rounds.iter().any(|r| r.contains(&first)), "{err}");
+    }
     assert!(
-        err.contains("proof of the start position: 9 plies, budget 500 positions"),
-        "{err}"
-    );
-    assert!(
-        err.contains("proof of the start position: 11 plies, budget 500 positions"),
+        rounds.iter().all(|r| r.contains("% of 10000 positions: ")),
         "{err}"
     );
     let kg7 = out
@@ -124,10 +129,14 @@ fn a_proof_over_its_budget_is_not_proven_and_shows_its_rounds() {
     );
     let rounds: Vec<&str> = err
         .lines()
-        .filter(|l| l.starts_with("proof of the start position:"))
+        .filter(|l| l.starts_with("proof of the start position ["))
         .collect();
     assert_eq!(rounds.len(), 2, "{err}");
-    assert!(rounds[1].contains("budget 700 positions, 700 in the tree, not complete"));
+    // The last round took the whole budget: the bar is full.
+    assert!(
+        rounds[1].contains("[####################] 100% of 700 positions: 9 plies, budget 700, 700 in the tree, not complete"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -287,10 +287,13 @@ fn a_game_is_annotated_as_tropa_annotate_does() {
 #[test]
 fn study_mode_proves_the_reti_draw() {
     let server = Server::start();
-    let answer = server.post("/api/study", &json!({ "fen": RETI }));
+    // The zone model alone (leaf depth 0): a second or so.
+    let answer = server.post("/api/study", &json!({ "fen": RETI, "leaf_depth": 0 }));
     assert_eq!(answer.status, 200, "{}", answer.text());
     let study = answer.json();
     assert_eq!(study["fen"], RETI);
+    assert_eq!(study["leaf_depth"], 0);
+    assert_eq!(study["stopped"], false);
     assert!(study["proof"]["summary"].is_string());
     assert!(!study["rounds"].as_array().unwrap().is_empty());
     // Kg7 draws, and its line plays on the board: UCI and SAN side by side.
@@ -308,6 +311,132 @@ fn study_mode_proves_the_reti_draw() {
     assert!(proof.contains("White at least draws"), "{proof}");
     let bad = server.post("/api/study", &json!({ "fen": "8/8/8/8 w - - 0 1" }));
     assert_eq!(bad.status, 400);
+    for depth in [json!(21), json!(-1), json!("six")] {
+        let bad = server.post("/api/study", &json!({ "fen": RETI, "leaf_depth": depth }));
+        assert_eq!(bad.status, 400, "{depth}");
+        assert!(bad.json()["error"].as_str().unwrap().contains("leaf_depth"));
+    }
+}
+
+/// Streams a study of `fen` for `page` at `leaf_depth` to its end: its events.
+fn study_events(server: &Server, page: &str, fen: &str, leaf_depth: u32) -> Vec<(String, Value)> {
+    let path = format!(
+        "/api/study?page={page}&fen={}&leaf_depth={leaf_depth}",
+        escaped(fen)
+    );
+    let answer = server.get(&path);
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    assert!(answer.head.contains("text/event-stream"), "{}", answer.head);
+    events(&answer.text())
+}
+
+#[test]
+fn a_study_streams_its_rounds_then_the_whole_study() {
+    let server = Server::start();
+    let events = study_events(&server, "s1", RETI, 0);
+    let (last, study) = events.last().unwrap();
+    assert_eq!(last, "study");
+    // Every legal first move's zone search came before the proofs' rounds, in the order the
+    // study lists them, and every round is in the study too.
+    let zones: Vec<&Value> = events
+        .iter()
+        .filter(|(name, _)| name == "zone")
+        .map(|(_, data)| data)
+        .collect();
+    let first_moves = study["first_moves"].as_array().unwrap();
+    assert_eq!(zones.len(), first_moves.len());
+    for (zone, first) in zones.iter().zip(first_moves) {
+        assert_eq!(zone["san"], first["san"]);
+    }
+    let rounds: Vec<&Value> = events
+        .iter()
+        .filter(|(name, _)| name == "round")
+        .map(|(_, data)| data)
+        .collect();
+    assert_eq!(rounds.len(), study["rounds"].as_array().unwrap().len());
+    assert!(rounds.iter().all(|r| {
+        let share = r["progress"].as_f64().unwrap();
+        (0.0..=1.0).contains(&share) && r["max_positions"].as_u64().unwrap() > 0
+    }));
+    // The start position's proof fills its bar as it goes.
+    let start: Vec<f64> = rounds
+        .iter()
+        .filter(|r| r["move"].is_null())
+        .map(|r| r["progress"].as_f64().unwrap())
+        .collect();
+    assert!(start.windows(2).all(|w| w[0] <= w[1]), "{start:?}");
+    assert!(study["proof"]["summary"]
+        .as_str()
+        .unwrap()
+        .contains("White at least draws"));
+    // A bad query is a 400, not a stream.
+    for query in [
+        "page=s2",
+        "fen=8/8/8/8/8/8/8/8%20w%20-%20-",
+        "page=s2&fen=x",
+        "page=s2&fen=8/8/8/8/8/8/8/8%20w%20-%20-&leaf_depth=99",
+    ] {
+        let answer = server.get(&format!("/api/study?{query}"));
+        assert_eq!(answer.status, 400, "{query}: {}", answer.text());
+    }
+}
+
+#[test]
+fn a_study_stops_when_asked() {
+    let server = Server::start();
+    // Réti's study with the default leaf search takes tens of seconds; stopped, its stream ends
+    // at once with what it had, not proven.
+    let mut stream = open_study(&server, "s3");
+    // The search of the page is another matter: stopping it leaves the study running.
+    let search = server.post("/api/stop", &json!({ "page": "s3", "what": "search" }));
+    assert_eq!(search.json()["stopped"], false);
+    let asked = Instant::now();
+    let study = server.post("/api/stop", &json!({ "page": "s3", "what": "study" }));
+    assert_eq!(study.json()["stopped"], true);
+    let mut rest = Vec::new();
+    stream.read_to_end(&mut rest).unwrap();
+    assert!(
+        asked.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        asked.elapsed()
+    );
+    let text = String::from_utf8_lossy(&rest);
+    let study = text
+        .split("event: study\ndata: ")
+        .nth(1)
+        .and_then(|rest| rest.lines().next())
+        .unwrap_or_else(|| panic!("no study event in {text}"));
+    let study: Value = serde_json::from_str(study).unwrap();
+    assert_eq!(study["stopped"], true);
+    assert_eq!(study["proof"]["proven"], false);
+    let bad = server.post("/api/stop", &json!({ "page": "s3", "what": "everything" }));
+    assert_eq!(bad.status, 400);
+
+    // A page that goes away stops its study: the server finds out at its next write.
+    let stream = open_study(&server, "s4");
+    drop(stream);
+    std::thread::sleep(Duration::from_millis(3500));
+    let gone = server.post("/api/stop", &json!({ "page": "s4", "what": "study" }));
+    assert_eq!(
+        gone.json()["stopped"],
+        false,
+        "still studying for a page gone"
+    );
+}
+
+/// Opens a stream of Réti's study (default leaf depth: tens of seconds) for `page` and reads its
+/// head; the stream stays open.
+fn open_study(server: &Server, page: &str) -> TcpStream {
+    let mut stream = server.connect();
+    let head = format!(
+        "GET /api/study?page={page}&fen={} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n",
+        escaped(RETI)
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut first = [0u8; 12];
+    stream.read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"HTTP/1.1 200");
+    stream
 }
 
 #[test]

@@ -159,7 +159,7 @@ fn build_book(a: BuildArgs) -> Result<(), String> {
     };
     let (depth, hash_mb) = (a.eval_depth, a.hash);
     let new_rater =
-        || Box::new(super::leaf_search::SearchRater::new(depth, hash_mb)) as Box<dyn LeafRater>;
+        || Box::new(crate::leaf_search::SearchRater::new(depth, hash_mb)) as Box<dyn LeafRater>;
     let start = Instant::now();
     let (book, report) = build(&config, &new_rater, &mut leaf_progress(), &mut |warning| {
         eprintln!("warning: {warning}")

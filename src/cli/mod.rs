@@ -21,7 +21,6 @@ pub mod book;
 mod combination_measure;
 mod datagen;
 pub mod epd;
-mod leaf_search;
 mod learned;
 pub mod out;
 mod pioneer;

@@ -4,28 +4,23 @@
 //! set (`study_set.rs`) does, so the set measures what a user sees; only the report differs.
 
 use crate::cli::bench::POSITIONS;
-use crate::cli::leaf_search::{SearchJudge, SearchRater};
 use crate::eval::nnue::Network;
 use crate::explain::json::plans_json;
 use crate::explain::{check_plans, checked_report, ranked, zone_order, CheckLimits, PlanStatus};
+use crate::leaf_search::study_judge;
 use crate::pioneer::attacks::attack::TrajectoryLimits;
 use crate::pioneer::play::moves::StepRole;
 use crate::pioneer::uses::plan::report_of;
-use crate::pioneer::uses::proof::{prove_study, ProofRound, StudyProofs, ESTIMATE_DEPTH};
-use crate::pioneer::uses::study::{solve, LeafJudge, Study, StudyResult, StudySettings};
+use crate::pioneer::uses::proof::{prove_study, ProofRound, StudyProofs};
+use crate::pioneer::uses::study::{solve, Study, StudyResult, StudySettings};
 use crate::pioneer::uses::svg::draw;
 use crate::pioneer::zones::analysis::Analysis;
 use crate::rules::notation::line_to_numbered_san;
 use crate::rules::{parse_fen, side_name, Board, Color, Move, START_FEN};
+use std::io::IsTerminal;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// Table size (MB) of the search that judges a proof's leaves: it is cleared before every leaf.
-const LEAF_HASH_MB: usize = 4;
-/// Table size (MB) of the shallow search that orders a proof's moves: it is cleared before
-/// every position, and a larger table would cost more to clear than its search takes.
-const ESTIMATE_HASH_MB: usize = 1;
 
 fn parse_side(side: Option<&str>) -> Result<Option<Color>, String> {
     match side.map(str::to_ascii_lowercase).as_deref() {
@@ -214,25 +209,65 @@ impl StudyOptions {
                 limits: TrajectoryLimits::default(),
                 tables: tables.map(Arc::new),
                 judge: None,
+                stop: None,
             },
             leaf_search,
         })
     }
 }
 
-/// A judge of a proof's leaves searching to `depth` with `net` (the hand-crafted evaluation
-/// without one), estimating positions for the proof's move order to `ESTIMATE_DEPTH`.
-fn judge_of((depth, net): (u32, Option<Arc<Network>>)) -> Arc<Mutex<dyn LeafJudge>> {
-    let rater = SearchRater::new(depth as i32, LEAF_HASH_MB).with_network(net.clone());
-    let estimator = SearchRater::new(ESTIMATE_DEPTH as i32, ESTIMATE_HASH_MB).with_network(net);
-    Arc::new(Mutex::new(SearchJudge::new(rater, estimator)))
+/// A proof's progress on standard error: a line a round, or on a terminal one line a proof,
+/// redrawn at every round, its bar filling as the proof takes its budget.
+struct ProgressLine {
+    /// Redraw in place (standard error is a terminal and one study runs)?
+    redraw: bool,
+    /// What the line being redrawn is about, while one is.
+    open: Option<String>,
+}
+
+impl ProgressLine {
+    /// Redraws in place where standard error is a terminal and `label` is empty (a study alone).
+    fn new(label: &str) -> Self {
+        ProgressLine {
+            redraw: label.is_empty() && std::io::stderr().is_terminal(),
+            open: None,
+        }
+    }
+
+    /// Shows `text`, the progress of `what`: in place of the last line where that was about the
+    /// same and lines are redrawn.
+    fn show(&mut self, what: &str, text: &str) {
+        if !self.redraw {
+            eprintln!("{text}");
+            return;
+        }
+        if self.open.as_deref().is_some_and(|open| open != what) {
+            eprintln!();
+        }
+        eprint!("\r\x1b[K{text}");
+        self.open = Some(what.to_string());
+    }
+
+    /// Ends a line being redrawn.
+    fn end(&mut self) {
+        if self.open.take().is_some() {
+            eprintln!();
+        }
+    }
+}
+
+/// A bar of `BAR_CELLS` cells, `share` (0 to 1) of them full.
+fn bar(share: f64) -> String {
+    const BAR_CELLS: usize = 20;
+    let full = ((share * BAR_CELLS as f64).round() as usize).min(BAR_CELLS);
+    format!("[{}{}]", "#".repeat(full), ".".repeat(BAR_CELLS - full))
 }
 
 /// Runs the zone search and the proofs from `board`, and with `first_moves` those of every
-/// first move as well, reporting progress on standard error, each line after `label` (which
-/// study it is, where several run at once). The run has a judge of its own, so that runs on
-/// several threads never wait on one another; a judge's values do not depend on what it was
-/// asked before, so the verdicts are the same either way.
+/// first move as well, reporting progress on standard error (`ProgressLine`), each line after
+/// `label` (which study it is, where several run at once). The run has a judge of its own, so
+/// that runs on several threads never wait on one another and a study's verdicts do not depend
+/// on the others.
 pub(super) fn run_study(
     board: &Board,
     options: &StudyOptions,
@@ -241,7 +276,10 @@ pub(super) fn run_study(
 ) -> StudyRun {
     let start = Instant::now();
     let settings = &StudySettings {
-        judge: options.leaf_search.clone().map(judge_of),
+        judge: options
+            .leaf_search
+            .clone()
+            .map(|(depth, net)| study_judge(depth, net)),
         ..options.settings.clone()
     };
     let study = solve(
@@ -261,12 +299,17 @@ pub(super) fn run_study(
             )
         },
     );
+    let mut progress = ProgressLine::new(label);
     let mut report_round = |mv: Option<Move>, r: &ProofRound| {
         let what = mv.map_or("the start position".to_string(), |m| {
             line_to_numbered_san(board, &[m])
         });
-        eprintln!(
-            "{label}proof of {what}: {}{} plies, budget {} positions, {} in the tree, {}, {:.1} s",
+        let text = format!(
+            "{label}proof of {what} {} {:3.0}% of {} positions: {}{} plies, budget {}, {} in \
+             the tree, {}, {:.1} s",
+            bar(r.progress()),
+            100.0 * r.progress(),
+            r.max_positions,
             if r.mate { "a mate within " } else { "" },
             r.horizon,
             r.budget,
@@ -278,6 +321,7 @@ pub(super) fn run_study(
             },
             r.elapsed.as_secs_f64()
         );
+        progress.show(&what, &text);
     };
     let proofs = prove_study(
         board,
@@ -286,6 +330,7 @@ pub(super) fn run_study(
         options.proof_positions,
         &mut report_round,
     );
+    progress.end();
     StudyRun {
         study,
         proofs,

@@ -48,13 +48,16 @@ pub(super) const SLOT_PATIENCE: Duration = Duration::from_millis(1500);
 /// away is found out within it.
 const KEEPALIVE: Duration = Duration::from_secs(1);
 
-/// A running search: its number and the switch that stops it.
+/// What stops a page's running work (a search, a study).
+pub(super) type Stop = Arc<dyn Fn() + Send + Sync>;
+
+/// A page's running work: its number and what stops it.
 struct Running {
     id: u64,
-    control: Arc<SearchControl>,
+    stop: Stop,
 }
 
-/// The pages' running searches, by page id.
+/// The pages' running searches and studies, by page id (a study under `study_key`).
 pub(super) struct Searches {
     pages: Mutex<HashMap<String, Running>>,
     /// The places of searches (a game's annotation takes one too).
@@ -77,45 +80,62 @@ impl Searches {
         self.pages.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Stops the page's search; whether one was running.
-    fn stop(&self, page: &str) -> bool {
-        self.pages()
-            .get(page)
-            .map(|running| running.control.stop())
-            .is_some()
+    /// Stops the work registered under `key`; whether some was running.
+    pub(super) fn stop(&self, key: &str) -> bool {
+        let stop = self
+            .pages()
+            .get(key)
+            .map(|running| Arc::clone(&running.stop));
+        stop.map(|stop| stop()).is_some()
     }
 
-    /// Records the page's new search (stopping an old one still there); its number.
-    fn register(&self, page: &str, control: Arc<SearchControl>) -> u64 {
+    /// Records the new work under `key` (stopping an old one still there); its number.
+    fn register(&self, key: &str, stop: Stop) -> u64 {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        if let Some(old) = self
-            .pages()
-            .insert(page.to_string(), Running { id, control })
-        {
-            old.control.stop();
+        let old = self.pages().insert(key.to_string(), Running { id, stop });
+        if let Some(old) = old {
+            (old.stop)();
         }
         id
     }
 
-    /// Forgets the page's search `id`, unless a newer one took its place.
-    fn unregister(&self, page: &str, id: u64) {
+    /// Forgets the work `id` under `key`, unless newer work took its place.
+    fn unregister(&self, key: &str, id: u64) {
         let mut pages = self.pages();
-        if pages.get(page).is_some_and(|running| running.id == id) {
-            pages.remove(page);
+        if pages.get(key).is_some_and(|running| running.id == id) {
+            pages.remove(key);
         }
     }
 
-    /// `POST /api/stop {"page"}`: stops the page's search.
+    /// `POST /api/stop {"page", "what"}`: stops the page's search (`what`: "search"), its
+    /// study ("study"), or both (no `what`).
     pub(super) fn stop_request(&self, body: &Value) -> Result<Value, ApiError> {
         let page = text_field(body, "page")?
             .ok_or_else(|| ApiError::bad_request("\"page\" is missing".into()))?;
         let page = page_id(page)?;
-        Ok(json!({ "page": page, "stopped": self.stop(page) }))
+        let (search, study) = match text_field(body, "what")? {
+            None => (true, true),
+            Some("search") => (true, false),
+            Some("study") => (false, true),
+            Some(other) => {
+                return Err(ApiError::bad_request(format!(
+                    "\"what\" must be \"search\" or \"study\", not '{other}'"
+                )))
+            }
+        };
+        let stopped_search = search && self.stop(page);
+        let stopped_study = study && self.stop(&study_key(page));
+        Ok(json!({ "page": page, "stopped": stopped_search || stopped_study }))
     }
 }
 
+/// The key a page's study is registered under (a page id has no '/').
+pub(super) fn study_key(page: &str) -> String {
+    format!("{page}/study")
+}
+
 /// A page id: 1 to `MAX_PAGE_ID` letters, digits, `-` or `_`.
-fn page_id(text: &str) -> Result<&str, ApiError> {
+pub(super) fn page_id(text: &str) -> Result<&str, ApiError> {
     let fine = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
     if text.is_empty() || text.len() > MAX_PAGE_ID || !text.chars().all(fine) {
         return Err(ApiError::bad_request(format!(
@@ -158,8 +178,30 @@ fn percent_decode(text: &str) -> Result<String, ApiError> {
     String::from_utf8(out).map_err(|_| bad())
 }
 
+/// The fields of a query string, decoded.
+pub(super) fn query_fields(query: &str) -> Result<HashMap<String, String>, ApiError> {
+    let mut fields = HashMap::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        fields.insert(percent_decode(name)?, percent_decode(value)?);
+    }
+    Ok(fields)
+}
+
+/// The page id a query names (`page`, required).
+pub(super) fn query_page(fields: &HashMap<String, String>) -> Result<String, ApiError> {
+    let page = fields
+        .get("page")
+        .ok_or_else(|| ApiError::bad_request("\"page\" is missing from the query".into()))?;
+    Ok(page_id(page)?.to_string())
+}
+
 /// A number of the query within `range`.
-fn number<T>(name: &str, text: &str, range: std::ops::RangeInclusive<T>) -> Result<T, ApiError>
+pub(super) fn number<T>(
+    name: &str,
+    text: &str,
+    range: std::ops::RangeInclusive<T>,
+) -> Result<T, ApiError>
 where
     T: std::str::FromStr + PartialOrd + std::fmt::Display,
 {
@@ -176,15 +218,8 @@ where
 /// The search a query string asks for: `page` (required), `fen` (default: the start
 /// position), `multipv`, and `movetime` (ms) or `depth`; with neither, until stopped.
 fn parse_query(query: &str) -> Result<SearchRequest, ApiError> {
-    let mut fields = HashMap::new();
-    for pair in query.split('&').filter(|p| !p.is_empty()) {
-        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-        fields.insert(percent_decode(name)?, percent_decode(value)?);
-    }
-    let page = fields
-        .get("page")
-        .ok_or_else(|| ApiError::bad_request("\"page\" is missing from the query".into()))?;
-    let page = page_id(page)?.to_string();
+    let fields = query_fields(query)?;
+    let page = query_page(&fields)?;
     let board = board_of(fields.get("fen").map_or(START_FEN, String::as_str))?;
     let multipv = match fields.get("multipv") {
         Some(n) => number("multipv", n, 1..=MAX_MULTIPV)?,
@@ -232,19 +267,43 @@ pub(super) fn stream(request: Request, query: &str, searches: &Searches) {
         return respond_error(request, &e);
     };
     let control = Arc::new(SearchControl::new());
-    let id = searches.register(&asked.page, Arc::clone(&control));
-    let (sender, events) = mpsc::channel();
-    let search_control = Arc::clone(&control);
+    let stop_control = Arc::clone(&control);
     let (limits, multipv) = (asked.limits, asked.multipv);
+    let work = move |events: Sender<String>| {
+        run_search(&game, &limits, multipv, &control, events);
+        drop(place);
+    };
+    let stop: Stop = Arc::new(move || stop_control.stop());
+    stream_work(
+        request,
+        searches,
+        &asked.page,
+        stop,
+        ": searching\n\n",
+        work,
+    );
+}
+
+/// Runs `work` on a thread of its own as the page's work under `key` (stopping the page's old
+/// work there) and streams the events it sends down its channel, each as it comes, with
+/// `keepalive` (an event-stream comment) when it is quiet for `KEEPALIVE`. The work ends by
+/// dropping its sender; a page that went away is stopped with `stop`.
+pub(super) fn stream_work(
+    request: Request,
+    searches: &Searches,
+    key: &str,
+    stop: Stop,
+    keepalive: &str,
+    work: impl FnOnce(Sender<String>) + Send + 'static,
+) {
+    let id = searches.register(key, Arc::clone(&stop));
+    let (sender, events) = mpsc::channel();
     let spawned = std::thread::Builder::new()
-        .name("serve-search".into())
-        .spawn(move || {
-            run_search(&game, &limits, multipv, &search_control, sender);
-            drop(place);
-        });
+        .name("serve-work".into())
+        .spawn(move || work(sender));
     if let Err(e) = spawned {
-        searches.unregister(&asked.page, id);
-        let e = ApiError::busy(&format!("cannot start a search thread ({e})"));
+        searches.unregister(key, id);
+        let e = ApiError::busy(&format!("cannot start a thread for the work ({e})"));
         return respond_error(request, &e);
     }
     let mut stream = EventStream {
@@ -255,15 +314,15 @@ pub(super) fn stream(request: Request, query: &str, searches: &Searches) {
     while open {
         open = match events.recv_timeout(KEEPALIVE) {
             Ok(event) => stream.send(&event),
-            Err(RecvTimeoutError::Timeout) => stream.send(": searching\n\n"),
+            Err(RecvTimeoutError::Timeout) => stream.send(keepalive),
             Err(RecvTimeoutError::Disconnected) => stream.finish(),
         };
         if !open {
-            // The page went away (or the stream has ended, and the search with it).
-            control.stop();
+            // The page went away (or the stream has ended, and the work with it).
+            stop();
         }
     }
-    searches.unregister(&asked.page, id);
+    searches.unregister(key, id);
 }
 
 /// The response of a search, written straight to the connection (closed after it, as every
@@ -316,7 +375,7 @@ impl EventStream {
 }
 
 /// One Server-Sent Event: `event: NAME` and its JSON data.
-fn event(name: &str, data: &Value) -> String {
+pub(super) fn event(name: &str, data: &Value) -> String {
     format!("event: {name}\ndata: {data}\n\n")
 }
 

@@ -238,6 +238,9 @@ fn handle(mut request: Request, state: &State) {
         }
         return live::stream(request, query, &state.searches);
     }
+    if path == "/api/study" && method == Method::Get {
+        return study::stream(request, query, &state.searches, &state.plans);
+    }
     if path == "/" || path.starts_with("/assets/") {
         if method != Method::Get && method != Method::Head {
             return respond_error(request, &ApiError::method(&method, "GET"));

@@ -6,7 +6,8 @@
 // for Black's plans, chooses the plan with the most arrows and checks that chessground drew
 // them (one SVG line per arrow, the trajectory's steps in green) within 200 ms of the choice,
 // runs a one-second search and checks its lines and its best-move arrow, saves a screenshot to
-// OUT_DIR/plan.png, runs study mode and plays one of its lines on the board (OUT_DIR/study.png),
+// OUT_DIR/plan.png, runs study mode (its progress shown live, then stopped; again with the zone
+// model alone) and plays one of its lines on the board (OUT_DIR/study.png),
 // checks that a bad FEN is shown as an error, and annotates a short game with a blunder,
 // checking its mark, the graph and the comment (OUT_DIR/annotate.png). Any failure ends it with
 // a message and exit status 1.
@@ -125,9 +126,29 @@ async function run(page) {
   await page.screenshot({ path: join(outDir, 'plan.png') });
   console.log(`screenshot: ${join(outDir, 'plan.png')}`);
 
-  // Study mode on the position after Kg7, and its proven line played on the board.
+  // Study mode on the position after Kg7: with the default leaf search its rounds appear while
+  // it runs, the bar filling, and Stop ends it; then with the zone model alone (leaf depth 0)
+  // to its end, and its proven line played on the board.
   await page.click('#study');
-  await page.waitForFunction(() => /proof rounds/.test(document.querySelector('#study-status').textContent), null, {
+  await page.waitForFunction(
+    () => document.querySelectorAll('#study-result .rounds.live li').length > 0 &&
+      document.querySelector('#study-progress').value > 0,
+    null,
+    { timeout: 30000 },
+  );
+  const live = await page.evaluate(() => ({
+    rounds: document.querySelectorAll('#study-result .rounds.live li').length,
+    bar: document.querySelector('#study-progress').value,
+    status: document.querySelector('#study-status').textContent,
+  }));
+  await page.click('#study-stop');
+  await page.waitForFunction(() => /stopped/.test(document.querySelector('#study-status').textContent), null, {
+    timeout: 10000,
+  });
+  console.log(`study mode live: ${live.rounds} rounds shown, bar at ${(100 * live.bar).toFixed(0)}% ("${live.status}"), then stopped`);
+  await page.fill('#leaf-depth', '0');
+  await page.click('#study');
+  await page.waitForFunction(() => /proof rounds\.$/.test(document.querySelector('#study-status').textContent), null, {
     timeout: 30000,
   });
   const proofText = await page.textContent('#study-result');

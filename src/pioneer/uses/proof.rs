@@ -70,8 +70,20 @@ pub struct ProofRound {
     pub positions: usize,
     /// Did the tree fit in the budget?
     pub complete: bool,
+    /// Positions the proof's earlier horizons had taken of its budget before this round.
+    pub spent: usize,
+    /// The proof's whole position budget.
+    pub max_positions: usize,
     /// Time since the proof began.
     pub elapsed: Duration,
+}
+
+impl ProofRound {
+    /// The share of the proof's budget taken when the round ended, from 0 to 1: what a
+    /// progress bar shows.
+    pub fn progress(&self) -> f64 {
+        ((self.spent + self.positions) as f64 / self.max_positions.max(1) as f64).min(1.0)
+    }
 }
 
 /// A finished proof.
@@ -164,26 +176,33 @@ pub fn prove(
     let mut hints = HashMap::new();
     let mut shallow_hints = HashMap::new();
     // One horizon and one question: rounds of growing budget up to `max_positions`.
-    let mut within =
-        |horizon: u32, max_positions: usize, question: Question, hints: &mut HashMap<u64, Move>| {
-            let mut budget = FIRST_BUDGET.min(max_positions);
-            loop {
-                rounds += 1;
-                let (outcome, result) = answer(claim, question, horizon, budget, hints);
-                on_round(&ProofRound {
-                    horizon,
-                    mate: matches!(question, Question::Mate),
-                    budget,
-                    positions: result.positions,
-                    complete: result.complete,
-                    elapsed: start.elapsed(),
-                });
-                if result.complete || budget >= max_positions {
-                    return (outcome, result);
-                }
-                budget = budget.saturating_mul(BUDGET_GROWTH).min(max_positions);
+    let whole_budget = max_positions.max(1);
+    // `spent`: positions taken by earlier horizons; `max_positions`: what this one may take.
+    let mut within = |horizon: u32,
+                      spent: usize,
+                      max_positions: usize,
+                      question: Question,
+                      hints: &mut HashMap<u64, Move>| {
+        let mut budget = FIRST_BUDGET.min(max_positions);
+        loop {
+            rounds += 1;
+            let (outcome, result) = answer(claim, question, horizon, budget, hints);
+            on_round(&ProofRound {
+                horizon,
+                mate: matches!(question, Question::Mate),
+                budget,
+                positions: result.positions,
+                complete: result.complete,
+                spent,
+                max_positions: whole_budget,
+                elapsed: start.elapsed(),
+            });
+            if result.complete || budget >= max_positions || settings.stopped() {
+                return (outcome, result);
             }
-        };
+            budget = budget.saturating_mul(BUDGET_GROWTH).min(max_positions);
+        }
+    };
     let max_positions = max_positions.max(1);
     let mut spent = 0;
     // The attacker's combinations ask for a win first within their own, shorter horizons, on
@@ -194,7 +213,14 @@ pub fn prove(
         if shallow_budget == 0 {
             break;
         }
-        let (outcome, result) = within(shallow, shallow_budget, Question::Win, &mut shallow_hints);
+        let taken = max_positions / COMBINATION_SHARE - shallow_budget;
+        let (outcome, result) = within(
+            shallow,
+            taken,
+            shallow_budget,
+            Question::Win,
+            &mut shallow_hints,
+        );
         shallow_budget = shallow_budget.saturating_sub(result.positions);
         if outcome == ProofOutcome::Wins {
             shallow_win = Some(result);
@@ -209,8 +235,13 @@ pub fn prove(
         (ProofOutcome::Wins, win)
     } else {
         loop {
-            let (outcome, result) =
-                within(horizon, max_positions - spent, Question::Claim, &mut hints);
+            let (outcome, result) = within(
+                horizon,
+                spent,
+                max_positions - spent,
+                Question::Claim,
+                &mut hints,
+            );
             spent += result.positions;
             let deeper = horizon + 2 <= MAX_HORIZON && spent < max_positions;
             break match outcome {
@@ -237,7 +268,13 @@ pub fn prove(
         .min(max_positions.saturating_sub(spent));
     let result = match outcome {
         ProofOutcome::Wins if mate_budget > 0 && !mates(&result, attacker) => {
-            let (found, asked) = within(result.horizon, mate_budget, Question::Mate, &mut hints);
+            let (found, asked) = within(
+                result.horizon,
+                spent,
+                mate_budget,
+                Question::Mate,
+                &mut hints,
+            );
             let positions = result.positions + asked.positions;
             let shown = if found == ProofOutcome::Wins {
                 asked
@@ -416,7 +453,7 @@ pub struct StudyProofs {
     /// What the side to move gets from the start position.
     pub root: Proof,
     /// For each first move of the study (same order): the proof of its zone-search verdict, or
-    /// `None` when the proofs' budget was spent before it.
+    /// `None` when the proofs' budget was spent before it (or the study was stopped).
     pub first_moves: Vec<Option<Proof>>,
 }
 
@@ -448,7 +485,7 @@ pub fn prove_study(
         .first_moves
         .iter()
         .map(|first| {
-            if budget == 0 {
+            if budget == 0 || settings.stopped() {
                 return None;
             }
             let mut child = board.clone();

@@ -28,6 +28,7 @@ use crate::rules::{legal_moves, repetition_key, Board, Color, Move};
 use crate::tablebases::{has_castling_rights, Tablebases};
 use shakmaty_syzygy::Wdl;
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Material lead (centipawns) that counts as a win.
@@ -153,6 +154,18 @@ pub struct StudySettings {
     /// counts material and cannot see a pawn about to queen past a horizon, a piece about to be
     /// lost or a mate). The zone search proper (both sides on zone moves) stays the model's.
     pub judge: Option<Arc<Mutex<dyn LeafJudge>>>,
+    /// A switch that ends every tree of the study as soon as it is on, each as if out of
+    /// positions (incomplete, so proving nothing): a study whose reader went away.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl StudySettings {
+    /// Has the study been told to stop?
+    pub fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
 }
 
 /// The zone search engine.
@@ -160,6 +173,7 @@ pub struct ZoneSearch {
     limits: TrajectoryLimits,
     tables: Option<Arc<Tablebases>>,
     judge: Option<Arc<Mutex<dyn LeafJudge>>>,
+    stop: Option<Arc<AtomicBool>>,
     table_leaves: u64,
     admission: Admission,
     /// The tree, move by move in search order, when tracing is on.
@@ -192,6 +206,7 @@ impl ZoneSearch {
             limits,
             tables: None,
             judge: None,
+            stop: None,
             table_leaves: 0,
             admission: Admission::ZoneMoves,
             trace: None,
@@ -214,6 +229,7 @@ impl ZoneSearch {
         ZoneSearch {
             tables: settings.tables.clone(),
             judge: settings.judge.clone(),
+            stop: settings.stop.clone(),
             ..ZoneSearch::new(settings.limits)
         }
     }
@@ -459,7 +475,14 @@ impl ZoneSearch {
             return 0;
         }
         let hash = board.hash();
-        if !self.positions.contains(&hash) && self.positions.len() >= self.max_positions {
+        let stopped = || {
+            self.stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+        };
+        if (!self.positions.contains(&hash) && self.positions.len() >= self.max_positions)
+            || stopped()
+        {
             self.aborted = true;
             return 0;
         }
@@ -586,7 +609,8 @@ pub struct Study {
 /// Solves `board`: the zone search from it, then, with `first_moves`, every legal first move
 /// on its own (zone moves of the start position first), each with a fresh tree of at most
 /// `max_positions` positions, all trees together at most `STUDY_BUDGET` times that (later
-/// first moves are then left unsearched: `positions == 0`, not complete). `horizon` defaults
+/// first moves are then left unsearched: `positions == 0`, not complete, as they are once the
+/// settings' `stop` is on). `horizon` defaults
 /// to the zones' own. Each first move is passed to `on_first_move` as soon as it is searched.
 pub fn solve(
     board: &Board,
@@ -626,7 +650,7 @@ pub fn solve(
     for mv in all {
         let mut child = board.clone();
         child.play_unchecked(mv);
-        let mut result = if budget == 0 {
+        let mut result = if budget == 0 || settings.stopped() {
             StudyResult {
                 value: 0,
                 verdict: StudyVerdict::Draw,

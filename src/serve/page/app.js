@@ -11,8 +11,8 @@
 import { Chessground } from './chessground.min.js';
 import { readEvents } from './sse.js';
 import { planShapes } from './shapes.js';
-import { renderStudy } from './study.js';
-import { renderComment, renderGraph } from './review.js';
+import { renderStudy, studyProgress } from './study.js';
+import { markClass, renderComment, renderGraph } from './review.js';
 
 const $ = (id) => document.getElementById(id);
 const pageId = 'p' + Math.random().toString(36).slice(2, 12);
@@ -29,6 +29,7 @@ const state = {
   best: null, // the search's best move (uci) in the shown position
   lines: [], // the search's lines, by multipv
   search: null, // the running search's AbortController
+  study: null, // the running study's AbortController
   plansAsked: 0, // the latest plans request, so an older answer is dropped
 };
 
@@ -152,7 +153,7 @@ function renderMoves() {
     }
     const button = document.createElement('button');
     button.textContent = move.san + (move.mark || '');
-    button.className = (i + 1 === state.ply ? 'move current' : 'move') + (move.judgement ? ' ' + move.judgement : '');
+    button.className = (i + 1 === state.ply ? 'move current' : 'move') + (move.mark ? ' ' + markClass(move) : '');
     button.addEventListener('click', () => showPly(i + 1).catch((e) => showError(e.message)));
     list.append(button);
   });
@@ -278,7 +279,7 @@ async function stopSearch() {
   const control = state.search;
   searchStopped(null);
   try {
-    await api('/api/stop', { page: pageId });
+    await api('/api/stop', { page: pageId, what: 'search' });
   } catch (e) {
     showError(e.message);
   }
@@ -414,27 +415,59 @@ async function playLine(line) {
   await showPly(state.ply + 1);
 }
 
-// Runs PIONEER's study mode on the shown position and shows the verdicts, the proof's rounds (its
-// progress) and every first move; each line can be played on the board.
+// Runs PIONEER's study mode on the shown position, streamed: each proof round as it ends (the
+// bar fills with the share of the proof's budget taken), then the verdicts, the proof and every
+// first move; each line can be played on the board.
 async function studyPosition() {
   clearError();
+  if (state.study) state.study.abort();
+  const control = new AbortController();
+  state.study = control;
   const result = $('study-result');
   result.replaceChildren();
   result.hidden = false;
   $('study-status').hidden = false;
   state.studyFen = null;
   $('study').disabled = true;
-  $('study-status').textContent = 'Studying: the zone search, then the proof…';
+  $('study-stop').disabled = false;
+  const progress = studyProgress(result, (text) => { $('study-status').textContent = text; });
+  progress.status('Studying: the zone search…');
+  const query = new URLSearchParams({ page: pageId, fen: state.position.fen });
+  if ($('leaf-depth').value) query.set('leaf_depth', $('leaf-depth').value);
   try {
-    const study = await api('/api/study', { fen: state.position.fen });
-    state.studyFen = study.fen;
-    renderStudy(study, result, (line) => playLine(line).catch((e) => showError(e.message)));
-    $('study-status').textContent = `${study.rounds.length} proof rounds.`;
+    const response = await fetch('/api/study?' + query, { signal: control.signal });
+    if (!response.ok) {
+      const answer = await response.json().catch(() => ({}));
+      throw new Error(answer.error || `HTTP ${response.status}`);
+    }
+    await readEvents(response.body, control.signal, (name, data) => {
+      if (name !== 'study') return progress.event(name, data);
+      progress.done();
+      state.studyFen = data.fen;
+      renderStudy(data, result, (line) => playLine(line).catch((e) => showError(e.message)));
+      progress.status(`${data.rounds.length} proof rounds${data.stopped ? ', stopped' : ''}.`);
+    });
   } catch (e) {
-    $('study-status').textContent = '';
+    if (!control.signal.aborted) {
+      progress.status('');
+      showError(e.message);
+    }
+  }
+  if (state.study === control) studyStopped();
+}
+
+function studyStopped() {
+  state.study = null;
+  $('study').disabled = false;
+  $('study-stop').disabled = true;
+}
+
+// Stops the page's study: the server ends it and sends what it had, as not proven.
+async function stopStudy() {
+  try {
+    await api('/api/stop', { page: pageId, what: 'study' });
+  } catch (e) {
     showError(e.message);
-  } finally {
-    $('study').disabled = false;
   }
 }
 
@@ -450,6 +483,7 @@ $('fen').addEventListener('keydown', (e) => e.key === 'Enter' && setFen());
 $('load-pgn').addEventListener('click', loadPgn);
 $('annotate').addEventListener('click', annotateGame);
 $('study').addEventListener('click', studyPosition);
+$('study-stop').addEventListener('click', stopStudy);
 $('first').addEventListener('click', () => step(0));
 $('back').addEventListener('click', () => step(state.ply - 1));
 $('forward').addEventListener('click', () => step(state.ply + 1));
@@ -474,9 +508,10 @@ document.addEventListener('keydown', (e) => {
     keys[e.key]();
   }
 });
-// Closing the page closes its stream, which stops the search; the beacon says so at once.
+// Closing the page closes its streams, which stops its search and study; the beacon says so at
+// once.
 window.addEventListener('pagehide', () => {
-  if (state.search) navigator.sendBeacon('/api/stop', JSON.stringify({ page: pageId }));
+  if (state.search || state.study) navigator.sendBeacon('/api/stop', JSON.stringify({ page: pageId }));
 });
 
 api('/api/position', {})

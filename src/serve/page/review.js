@@ -1,5 +1,11 @@
 // An annotated game (/api/annotate) on tropa serve's page (app.js): the evaluation graph and the
-// comment of a marked move.
+// comment of a marked move (a mistake's better move, a praised sacrifice's reading).
+
+// The class of a marked move: its judgement (inaccuracy, mistake, blunder) or praise (good,
+// brilliant); '' for a move without a mark.
+export function markClass(move) {
+  return move.judgement || (move.praise ? move.praise.split(' ')[0] : '');
+}
 
 // White's winning chances from -1 to +1 for an evaluation, with lichess's curve.
 function chances(evaluation) {
@@ -36,7 +42,7 @@ export function renderGraph(graph, state, onPick) {
   state.moves.forEach((m, i) => {
     if (!m.mark) return;
     const dot = document.createElementNS(ns, 'circle');
-    Object.entries({ cx: x(i + 1), cy: y(values[i + 1]), r: 3, class: `mark ${m.judgement}` }).forEach(([k, v]) =>
+    Object.entries({ cx: x(i + 1), cy: y(values[i + 1]), r: 3, class: `mark ${markClass(m)}` }).forEach(([k, v]) =>
       dot.setAttribute(k, v),
     );
     graph.append(dot);
@@ -50,8 +56,8 @@ export function renderGraph(graph, state, onPick) {
 // The annotation of `move` (the one that led to the shown position) in `comment`.
 export function renderComment(comment, move) {
   comment.replaceChildren();
-  if (!move || !move.judgement) return;
-  const words = [`${move.san}${move.mark}: ${move.judgement}.`];
+  if (!move || !move.mark) return;
+  const words = [`${move.san}${move.mark}: ${move.judgement || move.praise + ', a sacrifice the search confirms'}.`];
   if (move.better) words.push(`${move.better.san} was best: ${move.better.line.join(' ')}`);
   if (move.idea) words.push(move.idea);
   for (const text of words) {

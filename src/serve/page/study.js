@@ -1,6 +1,6 @@
-// The result of study mode (/api/study) as paragraphs, for tropa serve's page (app.js): the zone
-// search's verdict, the proof, the proof's rounds (its progress) and every first move, each line
-// with a button that plays it on the board.
+// Study mode (/api/study) for tropa serve's page (app.js): its progress while it runs (a bar and
+// the proofs' rounds, live), then the result as paragraphs: the zone search's verdict, the proof,
+// the rounds and every first move, each line with a button that plays it on the board.
 
 // A paragraph of text, with a button that plays `line` on the board when it has moves.
 function studyParagraph(text, line, onPlay) {
@@ -16,6 +16,46 @@ function studyParagraph(text, line, onPlay) {
   return p;
 }
 
+// A round of a proof in words.
+function roundText(r) {
+  return `${r.move || 'start'}: ${r.mate ? 'a mate within ' : ''}${r.horizon} plies, budget ${r.budget}, ` +
+    `${r.positions} positions, ${r.complete ? 'complete' : 'not complete'}, ${r.ms} ms`;
+}
+
+// The progress of a running study in `result`: a bar (the share of the running proof's budget
+// taken) and the rounds as they end; `status(text)` shows a line beside the button.
+export function studyProgress(result, status) {
+  const bar = document.createElement('progress');
+  bar.id = 'study-progress';
+  bar.max = 1;
+  bar.value = 0;
+  const rounds = document.createElement('ol');
+  rounds.className = 'rounds live';
+  result.append(bar, rounds);
+  let zones = 0;
+  return {
+    status,
+    event(name, data) {
+      if (name === 'zone') {
+        zones += 1;
+        status(`Zone search: ${zones} first moves searched…`);
+      } else if (name === 'round') {
+        bar.value = data.progress;
+        status(`Proof of ${data.move || 'the start position'}: ${Math.round(100 * data.progress)}% of ` +
+          `${data.max_positions} positions…`);
+        const item = document.createElement('li');
+        item.textContent = roundText(data);
+        rounds.append(item);
+      }
+    },
+    // The study has ended: its result replaces the progress.
+    done() {
+      bar.remove();
+      rounds.remove();
+    },
+  };
+}
+
 // Shows `study` in `result`; `onPlay(uciMoves)` plays a line.
 export function renderStudy(study, result, onPlay) {
   const zone = study.zone_search;
@@ -26,8 +66,7 @@ export function renderStudy(study, result, onPlay) {
   rounds.className = 'rounds';
   for (const r of study.rounds) {
     const item = document.createElement('li');
-    item.textContent = `${r.move || 'start'}: ${r.mate ? 'a mate within ' : ''}${r.horizon} plies, budget ${r.budget}, ` +
-      `${r.positions} positions, ${r.complete ? 'complete' : 'not complete'}, ${r.ms} ms`;
+    item.textContent = roundText(r);
     rounds.append(item);
   }
   result.append(rounds);

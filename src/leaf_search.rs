@@ -1,34 +1,50 @@
 //! Leaf searches: Tropa's own search to a fixed depth, as the book's leaf rater for `tropa book
-//! build` and as the judge of a study proof's horizon leaves for `tropa study`.
+//! build` and as the judge of a study proof's horizon leaves for `tropa study` and the study
+//! mode of `tropa serve`.
 //!
 //! Design note: the book asks only for a `LeafRater` (`book::build`) and PIONEER only for a
 //! `LeafJudge` (`pioneer::study`), so neither depends on the search; this is where they meet.
-//! Each rater owns an engine whose table and histories are cleared before every position, which
-//! keeps a result independent of the order positions come in (the book's threads, a proof's
-//! rounds). The book's rater evaluates by hand (`Engine::new`), as when the committed book was
-//! built; a proof's judge with the net `tropa study` was given.
+//! The book's rater clears its engine's table and histories before every position, which keeps
+//! a book independent of the order its threads rate positions in; it evaluates by hand
+//! (`Engine::new`), as when the committed book was built. A proof's judge keeps its table from
+//! one position to the next: a proof asks about neighbouring positions, round after round, and
+//! what one search stored shortens the next (Réti's study, 94 s with a table cleared at every
+//! leaf; see docs/study.md for the figures). Its answers still never change within a proof, as
+//! it remembers every value it gave, and each study has a judge of its own, so a study's result
+//! does not depend on what other studies ran beside it.
 
 use crate::book::build::LeafRater;
 use crate::eval::nnue::Network;
+use crate::pioneer::uses::proof::ESTIMATE_DEPTH;
 use crate::pioneer::uses::study::{LeafJudge, TABLE_WIN};
 use crate::rules::{Board, Game};
 use crate::search::{is_mate_score, Engine, Limits, SearchControl, Silent};
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-/// Rates a position by a search of `depth` plies on a cleared one-thread engine.
+/// Rates a position by a search of `depth` plies on a one-thread engine.
 pub struct SearchRater {
     engine: Engine,
     depth: i32,
+    /// Whether the engine's table and histories are cleared before every position.
+    fresh: bool,
 }
 
 impl SearchRater {
-    /// A rater searching to `depth` plies with a table of `hash_mb` megabytes.
+    /// A rater searching to `depth` plies with a table of `hash_mb` megabytes, cleared before
+    /// every position.
     pub fn new(depth: i32, hash_mb: usize) -> Self {
         SearchRater {
             engine: Engine::new(hash_mb.max(1), 1),
             depth,
+            fresh: true,
         }
+    }
+
+    /// The same rater keeping its table and histories from one position to the next.
+    pub fn keeping_table(mut self) -> Self {
+        self.fresh = false;
+        self
     }
 
     /// The same rater evaluating with `network` (the hand-crafted evaluation with `None`).
@@ -44,7 +60,9 @@ impl SearchRater {
     /// The score of a search of `game` `extra_plies` deeper than the rater's depth, or `None`
     /// when such a search (extra plies above 0) did not reach its depth within `DEEPER_NODES`.
     fn rate_deeper(&mut self, game: &Game, extra_plies: u32) -> Option<i32> {
-        self.engine.clear();
+        if self.fresh {
+            self.engine.clear();
+        }
         let depth = self.depth + extra_plies as i32;
         let limits = Limits {
             depth: Some(depth),
@@ -66,8 +84,8 @@ impl LeafRater for SearchRater {
 
 /// Judges a proof's leaves with a `SearchRater` and estimates positions for its move order with
 /// a shallower one, remembering every value: a proof searches its tree again in every round of a
-/// growing budget and at every deeper horizon, so most positions are asked about many times, and
-/// a cleared one-thread search gives the same answer each time.
+/// growing budget and at every deeper horizon, so most positions are asked about many times,
+/// and each time the first answer stands.
 pub struct SearchJudge {
     rater: SearchRater,
     estimator: SearchRater,
@@ -133,6 +151,23 @@ impl LeafJudge for SearchJudge {
             }
         })
     }
+}
+
+/// Table size (MB) of the search that judges a proof's leaves, kept from leaf to leaf.
+const LEAF_HASH_MB: usize = 32;
+/// Table size (MB) of the shallow search that orders a proof's moves.
+const ESTIMATE_HASH_MB: usize = 1;
+
+/// A judge of a proof's leaves searching to `depth` with `net` (the hand-crafted evaluation
+/// without one), estimating positions for the proof's move order to `ESTIMATE_DEPTH` plies.
+pub fn study_judge(depth: u32, net: Option<Arc<Network>>) -> Arc<Mutex<dyn LeafJudge>> {
+    let rater = SearchRater::new(depth as i32, LEAF_HASH_MB)
+        .with_network(net.clone())
+        .keeping_table();
+    let estimator = SearchRater::new(ESTIMATE_DEPTH as i32, ESTIMATE_HASH_MB)
+        .with_network(net)
+        .keeping_table();
+    Arc::new(Mutex::new(SearchJudge::new(rater, estimator)))
 }
 
 #[cfg(test)]
