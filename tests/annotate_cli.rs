@@ -163,3 +163,32 @@ fn a_blunder_gets_its_mark_the_better_move_and_a_plan() {
     assert!(!ok && err.contains("/nonexistent"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_confirmed_sacrifice_gets_its_mark_and_pioneers_reading() {
+    // Botvinnik–Capablanca, AVRO 1938, from move 30: 30.Ba3 gives the bishop for nothing and
+    // 31.Nh5+ the knight for a pawn, and both win.
+    let dir = temp_dir("avro");
+    let game = dir.join("avro.pgn");
+    std::fs::write(
+        &game,
+        "[White \"Botvinnik\"]\n[Black \"Capablanca\"]\n[Result \"1-0\"]\n[SetUp \"1\"]\n\
+         [FEN \"8/p3q1kp/1p2Pnp1/3pQ3/2pP4/1nP3N1/1B4PP/6K1 w - - 0 30\"]\n\n\
+         30. Ba3 Qxa3 31. Nh5+ gxh5 32. Qg5+ Kf8 33. Qxf6+ Kg8 34. e7 1-0\n",
+    )
+    .unwrap();
+    let (ok, text, err) = tropa(&["annotate", game.to_str().unwrap(), "--depth", "12"]);
+    assert!(ok, "{err}");
+    let praised =
+        |san: &str| text.contains(&format!("{san} $1")) || text.contains(&format!("{san} $3"));
+    assert!(praised("30. Ba3"), "{text}");
+    assert!(praised("31. Nh5+"), "{text}");
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("a sacrifice the search confirms. PIONEER: 30. Ba3 is "),
+        "{words}"
+    );
+    // The recaptures and the checks that follow give nothing up: no mark.
+    assert!(!text.contains("gxh5 $"), "{text}");
+    assert!(!text.contains("Qg5+ $"), "{text}");
+}

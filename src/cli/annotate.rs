@@ -1,9 +1,10 @@
 //! `tropa annotate`: evaluations and better moves written into the games of a PGN file.
 //!
 //! Design note: `explain::review` searches every position of a game once and judges each move
-//! (lichess's curve and thresholds: ?!, ?, ??; PIONEER's word at a mistake or blunder); this
-//! file writes the review as PGN. A marked move gets its NAG (`$6`, `$2`, `$4`), the better
-//! move and PIONEER's word in a comment, and the engine's line as a variation. Each position's
+//! (lichess's curve and thresholds: ?!, ?, ??; PIONEER's word at a mistake or blunder; !, !! for
+//! a sacrifice the search confirms); this file writes the review as PGN. A marked move gets its
+//! NAG (`$6`, `$2`, `$4`), the better move and PIONEER's word in a comment, and the engine's
+//! line as a variation; a praised one its NAG (`$1`, `$3`) and PIONEER's reading. Each position's
 //! evaluation follows its move as `[%eval 0.35]` or `[%eval #-3]` (White's view, pawns), which
 //! lichess, ChessBase and python-chess read. Games are shared out over threads, a game per
 //! thread at a time.
@@ -104,6 +105,11 @@ fn annotate_game(
                 j.word(),
                 move_to_san(board, best)
             ));
+            comment.extend(review.ideas[i].clone());
+        }
+        if let Some(p) = review.praises[i] {
+            token = format!("{token} {}", p.nag());
+            comment.push(format!("{}: a sacrifice the search confirms.", p.word()));
             comment.extend(review.ideas[i].clone());
         }
         tokens.push(token);

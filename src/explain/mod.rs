@@ -143,7 +143,9 @@ pub struct PlanCheck {
     pub line: Vec<Move>,
     /// The best move in the same position at the same depth, and its score.
     pub best: Option<(Move, i32)>,
-    /// The depth of the searches.
+    /// The depth the searches reached (the shallower of the move's and the best move's: a
+    /// node limit can stop them short of the depth asked for); the depth asked for where the
+    /// plan was not searched.
     pub depth: i32,
 }
 

@@ -172,19 +172,10 @@ fn read_with(
     });
     let kept = |c: &&PlanCheck| matches!(c.status, PlanStatus::Confirmed | PlanStatus::NotAWin);
     let ours = ranked(&checks).into_iter().filter(|c| c.side == us);
-    // A fork trajectory that the move begins is a reading of its own: the one route that
-    // serves two zones (Réti's king).
-    let reading = forks(board, analysis, 2)
-        .iter()
-        .filter(|f| best.is_some_and(|mv| begins_fork(board, f, mv)))
-        .map(|f| fork_text(analysis, f))
-        .chain(
-            ours.clone()
-                .filter(|c| best.is_some() && c.first_move == best)
-                .map(|c| plan_line(analysis, board, c)),
-        )
-        .take(max)
-        .collect();
+    let line = |c: &PlanCheck| plan_line(analysis, board, c);
+    let reading = best.map_or_else(Vec::new, |mv| {
+        reading(board, analysis, &checks, mv, max, &line)
+    });
     let others = distinct_first_moves(ours.filter(kept).filter(|c| c.first_move != best))
         .take(max)
         .map(|c| plan_line(analysis, board, c))
@@ -200,6 +191,43 @@ fn read_with(
         others,
         threats,
     }
+}
+
+/// PIONEER's reading of `mv`, a move of the side to move, at most `max` lines: the fork
+/// trajectory it begins (the one route that serves two zones: Réti's king), then the side's
+/// plans in `checks` that begin with it, best first, each written by `line`.
+fn reading(
+    board: &Board,
+    analysis: &Analysis,
+    checks: &[PlanCheck],
+    mv: Move,
+    max: usize,
+    line: &dyn Fn(&PlanCheck) -> String,
+) -> Vec<String> {
+    let us = board.side_to_move();
+    forks(board, analysis, 2)
+        .iter()
+        .filter(|f| begins_fork(board, f, mv))
+        .map(|f| fork_text(analysis, f))
+        .chain(
+            ranked(checks)
+                .into_iter()
+                .filter(|c| c.side == us && c.first_move == Some(mv))
+                .map(line),
+        )
+        .take(max)
+        .collect()
+}
+
+/// PIONEER's reading of `mv`, a move of the side to move in `board` that a search has judged
+/// (see `read_move`): the plans ranked as their checks within `limits` rank them, each by its
+/// headline alone (the verdict is the caller's search's); at most `max` lines, none where
+/// PIONEER has no reading of it.
+pub fn reading_of_move(board: &Board, mv: Move, limits: CheckLimits, max: usize) -> Vec<String> {
+    let analysis = Analysis::new(board, TrajectoryLimits::default());
+    let checks = check_plans(board, &analysis, limits);
+    let headline = |c: &PlanCheck| plan_headline(&analysis, board, c);
+    reading(board, &analysis, &checks, mv, max, &headline)
 }
 
 /// Does `mv`, a move of the side to move, take the first step of fork trajectory `fork`?

@@ -10,19 +10,23 @@ use crate::rules::{Board, Color, Move};
 use crate::search::Engine;
 
 /// The search for the best move of a position: the move and its score (`None`: no legal move),
-/// its line, and the nodes it took.
+/// its line, the depth it reached (its node limit may stop it short of the round's) and the
+/// nodes it took.
 struct BestSearch {
     best: Option<(Move, i32)>,
     line: Vec<Move>,
+    depth: i32,
     nodes: u64,
 }
 
-/// The search of one first move of `side`: its score and line, and the nodes it took.
+/// The search of one first move of `side`: its score and line, the depth it reached and the
+/// nodes it took.
 struct MoveSearch {
     side: Color,
     mv: Move,
     score: i32,
     line: Vec<Move>,
+    depth: i32,
     nodes: u64,
 }
 
@@ -68,24 +72,25 @@ impl<'a> Searches<'a> {
             BestSearch {
                 best: result.best.map(|mv| (mv, result.score)),
                 line: result.pv,
+                depth: result.depth,
                 nodes: result.nodes,
             }
         });
-        let best = best_search.best;
+        let (best, best_depth) = (best_search.best, best_search.depth);
         // The best move was searched already, by the search that chose it: a second search of
         // it alone, on a table the other searches have filled, can score it differently and
         // rank another plan above the move the check itself calls best.
         let known = match best {
             Some((best_move, best_score)) if best_move == mv => {
-                Some((best_score, best_search.line.clone()))
+                Some((best_score, best_search.line.clone(), best_depth))
             }
             _ => self
                 .moves
                 .iter()
                 .find(|m| m.side == side && m.mv == mv)
-                .map(|m| (m.score, m.line.clone())),
+                .map(|m| (m.score, m.line.clone(), m.depth)),
         };
-        let (score, line) = match known {
+        let (score, line, depth) = match known {
             Some(searched) => searched,
             None => {
                 let result = run(self.engine, position, limits, Some(mv));
@@ -95,9 +100,10 @@ impl<'a> Searches<'a> {
                     mv,
                     score: result.score,
                     line: result.pv.clone(),
+                    depth: result.depth,
                     nodes: result.nodes,
                 });
-                (result.score, result.pv)
+                (result.score, result.pv, result.depth)
             }
         };
         let status = match best {
@@ -119,7 +125,8 @@ impl<'a> Searches<'a> {
             score,
             line,
             best,
-            depth: limits.depth,
+            // The verdict rests on both searches: it sees as deep as the shallower.
+            depth: depth.min(best_depth),
         }
     }
 

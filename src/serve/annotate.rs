@@ -1,7 +1,7 @@
 //! `POST /api/annotate`: a game's moves reviewed as `tropa annotate` reviews them, as data for
-//! the page — each move's evaluation (White's view, for the graph), its mark (?!, ?, ??), the
-//! better move and the engine's line at a marked move, and PIONEER's word at a mistake or
-//! blunder.
+//! the page — each move's evaluation (White's view, for the graph), its mark (?!, ?, ??, or !,
+//! !! for a sacrifice the search confirms), the better move and the engine's line at a move
+//! marked bad, and PIONEER's word at a mistake, a blunder or a praised move.
 //!
 //! Design note: the review is `explain::review`'s, the same as the command's; only its form
 //! differs. It searches every position of the game, so it takes a search's place (`live`'s
@@ -11,7 +11,7 @@
 use super::api::{first_game, required_text, ApiError};
 use super::live::{engine, Searches, SLOT_PATIENCE};
 use crate::explain::json::score_json;
-use crate::explain::review::{review_game, white_score, Judgement};
+use crate::explain::review::{review_game, white_score, Judgement, Praise};
 use crate::rules::notation::{line_to_san, move_to_san, move_to_uci};
 use crate::rules::write_fen;
 use crate::search::Limits;
@@ -86,7 +86,8 @@ pub(super) fn annotate(body: &Value, searches: &Searches) -> Result<Value, ApiEr
                 "fen": write_fen(&review.boards[i + 1], false),
                 "eval": evaluation(i + 1),
                 "judgement": judgement.map(|j| j.word().to_lowercase()),
-                "mark": judgement.map(symbol),
+                "praise": review.praises[i].map(|p| p.word().to_lowercase()),
+                "mark": judgement.map(symbol).or(review.praises[i].map(Praise::symbol)),
                 "better": better,
                 "idea": review.ideas[i],
             })
