@@ -71,16 +71,31 @@ through the PV (captured, or moved by its replies), no longer attacks it (a move
 the defender itself does not count); if none, the defender's own square.  The defender is
 written as its letter and its square in the original position.
 
+The larger set and its halves (--tuned, for tests/data/combinations_large.epd):
+
+    python3 scripts/combination_set.py --suite-quota 1000 --per-file 1000 \
+        --tuned tests/data/combinations.epd --out tests/data/combinations_large.epd
+
+takes every qualifying record (the quotas above all that qualify; the same searches as the
+small set, so its records are found again).  A record whose four EPD fields and key move are
+those of a record of the --tuned set keeps that record's id and is in the tuning half (the set
+was tuned on); every other record is numbered after the tuned set's largest id, in file order,
+and its half is fixed by its position alone: "validation" when the first byte of the SHA-256 of
+its four EPD fields (as written, UTF-8) is odd, else "tuning".  The half is written as c5.  The
+rule never looks at a record's labels, its search or any measurement.
+
 Output: one EPD record a line, `<epd> bm <SAN>; id "combo.NNN"; c0 "<source>"; c1 "defender Qe7";
-c2 "<method>"; c3 "guards f6"; c4 "sf15.1 d16: +3.10, second +0.40";`, suites first, then the
-games files in order; written atomically.  `--verify FILE` searches every record again and
+c2 "<method>"; c3 "guards f6"; c4 "sf15.1 d16: +3.10, second +0.40";` (with --tuned also
+`c5 "tuning"` or `c5 "validation"`), suites first, then the games files in order; written
+atomically.  `--verify FILE` searches every record again and
 reports any record whose bm, c1, c2, c3 or c4 the rules no longer give.  The figures of the
 build go to standard error: per source the games read, positions scanned, passing SEE, from
 the winner's side, duplicates, Stockfish searches, confirmed, without a label, qualified and
-kept.
+kept (with --tuned, also the tuning and validation records per source).
 """
 import argparse
 import collections
+import hashlib
 import os
 import sys
 import time
@@ -431,6 +446,40 @@ STAT_KEYS = ("games", "scanned", "SEE", "winner", "duplicate", "searched", "Stoc
              "qualified", "kept")
 
 
+def half_of(epd4):
+    """The half of a record not in the tuned set, by its four EPD fields alone."""
+    return "validation" if hashlib.sha256(epd4.encode("utf-8")).digest()[0] & 1 else "tuning"
+
+
+def read_tuned(path):
+    """{(four EPD fields, key move UCI): id} of the set tuned on."""
+    tuned = {}
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                board, ops = chess.Board.from_epd(line)
+                tuned[(board.epd(), ops["bm"][0].uci())] = ops["id"]
+    return tuned
+
+
+def ids_and_halves(records, tuned):
+    """[(id, half or None)] for the records in order: without a tuned set combo.NNN in order and
+    no half; with one, the tuned records keep their ids (tuning half), the others are numbered
+    after the largest tuned id and go to the half `half_of` gives."""
+    if tuned is None:
+        return [(f"combo.{i:03d}", None) for i in range(1, len(records) + 1)]
+    nxt = max((int(i.split(".")[-1]) for i in tuned.values()), default=0)
+    out = []
+    for r in records:
+        key = (r[1].epd(), r[2].uci())
+        if key in tuned:
+            out.append((tuned[key], "tuning"))
+        else:
+            nxt += 1
+            out.append((f"combo.{nxt:03d}", half_of(r[1].epd())))
+    return out
+
+
 def build(args):
     t0 = time.time()
     judge = Judge(args.stockfish, args.depth)
@@ -499,11 +548,14 @@ def build(args):
               f"qualify, {st['kept']} kept ({time.time() - t0:.0f} s)", file=sys.stderr)
     judge.close()
 
+    tuned = read_tuned(args.tuned) if args.tuned else None
+    named = ids_and_halves(records, tuned)
     lines = []
-    for i, (group, board, move, source, comment, (method, d, g)) in enumerate(records, 1):
-        lines.append(f'{board.epd()} bm {board.san(move)}; id "combo.{i:03d}"; c0 "{source}"; '
+    for (rid, half), (group, board, move, source, comment, (method, d, g)) in zip(named, records):
+        c5 = f' c5 "{half}";' if half else ""
+        lines.append(f'{board.epd()} bm {board.san(move)}; id "{rid}"; c0 "{source}"; '
                      f'c1 "defender {defender_name(board, d)}"; c2 "{method}"; '
-                     f'c3 "guards {chess.square_name(g)}"; c4 "{comment}";\n')
+                     f'c3 "guards {chess.square_name(g)}"; c4 "{comment}";{c5}\n')
     out = args.out
     write_atomically(out, "".join(lines).encode("utf-8"))
 
@@ -523,6 +575,18 @@ def build(args):
     for grp in groups:
         print(f"  {grp}: " + ", ".join(f"{m} {by[grp][m]}" for m in METHODS if by[grp][m]),
               file=sys.stderr)
+    if tuned is not None:
+        halves = collections.defaultdict(collections.Counter)
+        for (rid, half), r in zip(named, records):
+            halves[r[0]][half] += 1
+            halves["total"][half] += 1
+        for grp in groups + ["total"]:
+            print(f"  {grp}: tuning {halves[grp]['tuning']}, validation {halves[grp]['validation']}",
+                  file=sys.stderr)
+        found = {rid for rid, _ in named}
+        lost = sorted(set(tuned.values()) - found)
+        print(f"  tuned records found again {len(tuned) - len(lost)} of {len(tuned)}"
+              + (f"; not found: {', '.join(lost)}" if lost else ""), file=sys.stderr)
     print(f"  Stockfish searches {judge.searches}, runtime {time.time() - t0:.0f} s", file=sys.stderr)
 
 
@@ -559,6 +623,8 @@ def main():
     ap.add_argument("--suite-quota", type=int, default=27)
     ap.add_argument("--per-file", type=int, default=18)
     ap.add_argument("--max-sf-per-file", type=int, default=600)
+    ap.add_argument("--tuned", metavar="EPD", help="the set tuned on: its records keep their ids "
+                    "and the tuning half; the others are split by the rule above (c5)")
     ap.add_argument("--verify", metavar="EPD", help="search the records of EPD again and compare "
                     "bm and c1-c4 with what this script gives now; exit 1 on a difference")
     args = ap.parse_args()

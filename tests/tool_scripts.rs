@@ -131,7 +131,8 @@ fn time_safety_counts_forfeits_of_every_part() {
 
 /// `scripts/combination_set.py`, the builder of `tests/data/combinations.epd`, on a small input
 /// with Tropa as its judge at depth 6: the records it writes carry every label, and `--verify`
-/// finds each of them again (the build is deterministic).
+/// finds each of them again (the build is deterministic); with `--tuned` the same records come
+/// out, each with its half.
 #[test]
 fn combination_set_builds_labelled_records_that_verify() {
     let dir = common::temp_dir("tool-scripts", "combination-set");
@@ -210,4 +211,46 @@ fn combination_set_builds_labelled_records_that_verify() {
         &["--verify", &paths[3], "--stockfish", tropa, "--depth", "6"],
     );
     assert!(ok && log.contains("0 records differ"), "{log}");
+
+    // Again with the first record as the set tuned on: the same records, each with its half.
+    let tuned = dir.join("tuned.epd");
+    std::fs::write(&tuned, format!("{}\n", records[0])).unwrap();
+    let halves = dir.join("halves.epd");
+    let more = [&tuned, &halves].map(|p| p.to_str().unwrap().to_string());
+    let mut again: Vec<&str> = vec!["--stockfish", tropa, "--depth", "6", "--wac", &paths[0]];
+    again.extend([
+        "--bk",
+        &paths[1],
+        "--games-dir",
+        &paths[2],
+        "--out",
+        &more[1],
+    ]);
+    again.extend([
+        "--suite-quota",
+        "4",
+        "--per-file",
+        "3",
+        "--max-sf-per-file",
+        "12",
+    ]);
+    again.extend(["--tuned", &more[0]]);
+    let (ok, log) = common::chess_script("combination_set.py", &again);
+    assert!(
+        ok && log.contains("tuned records found again 1 of 1"),
+        "{log}"
+    );
+    let split = std::fs::read_to_string(&halves).unwrap();
+    let split: Vec<&str> = split.lines().collect();
+    assert_eq!(split.len(), records.len(), "{log}");
+    assert_eq!(split[0], format!("{} c5 \"tuning\";", records[0]));
+    for (with, without) in split.iter().zip(&records) {
+        let half = with
+            .strip_prefix(*without)
+            .unwrap_or_else(|| panic!("{with}"));
+        assert!(
+            [" c5 \"tuning\";", " c5 \"validation\";"].contains(&half),
+            "{with}"
+        );
+    }
 }

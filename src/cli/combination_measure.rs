@@ -10,28 +10,89 @@
 //! PIONEER generates the key move as a combination at all; the method and the defender are
 //! compared with the labels. The plans are checked as `tropa plan` checks them, so the set
 //! measures what a user sees.
+//!
+//! A record may name its half in `c5` (`"tuning"` or `"validation"`, the larger set's split by
+//! `scripts/combination_set.py`): the counts are then given per half, validation first. With
+//! `control`, each record is also searched by Tropa's own search alone, on the engine the check
+//! uses (16 MB table cleared, one thread, the hand-crafted evaluation) with MultiPV 3 and as many
+//! nodes as the check of that record spent in all its rounds (`check_plans_counted`): is the key
+//! move among the first moves of its 3 lines of the last iteration it completed? That is what
+//! the plans add over the same effort spent on a plain search.
 
-use crate::explain::{check_plans, ranked, CheckLimits, PlanStatus};
+use crate::bound::Bound;
+use crate::explain::{check_plans_counted, ranked, CheckLimits, PlanStatus};
 use crate::pioneer::attacks::attack::TrajectoryLimits;
 use crate::pioneer::play::moves::StepRole;
 use crate::pioneer::zones::analysis::Analysis;
 use crate::pioneer::zones::combination::combinations;
 use crate::rules::notation::move_to_san;
-use crate::rules::Move;
+use crate::rules::{Board, Game, Move};
+use crate::search::{Engine, Limits, Progress, Reporter, SearchControl};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
 
 /// The key move must begin one of this many best plans not refuted.
 pub const TOP: usize = 3;
 
+/// The lines of a search, as it reports them.
+struct Lines(Vec<Progress>);
+
+impl Reporter for Lines {
+    fn progress(&mut self, progress: &Progress) {
+        self.0.push(progress.clone());
+    }
+}
+
+/// Tropa's own search of `board` within `nodes` nodes, MultiPV `TOP`, on the engine the check
+/// uses: the first moves of the lines of the last iteration it completed.
+fn control_moves(board: &Board, nodes: u64) -> Vec<Move> {
+    let mut engine = Engine::new(16, 1);
+    engine.options.multipv = TOP;
+    let game = Game::from_board(board.clone(), false);
+    let limits = Limits {
+        nodes: Some(nodes.max(1)),
+        ..Default::default()
+    };
+    let mut lines = Lines(Vec::new());
+    let result = engine.search(&game, &limits, &SearchControl::new(), &mut lines);
+    // A completed iteration reports its lines exact, in order, from line 1.
+    let mut last = Vec::new();
+    for p in lines.0.iter().filter(|p| p.bound == Bound::Exact) {
+        if p.multipv == 1 {
+            last.clear();
+        }
+        last.extend(p.pv.first().copied());
+    }
+    if last.is_empty() {
+        last.extend(result.best);
+    }
+    last
+}
+
+/// Counts of one half of the set: records, key found among the plans, and by the control.
+#[derive(Default)]
+struct Half {
+    measured: usize,
+    found: usize,
+    control: usize,
+}
+
 /// Measures the first `positions` records of the combination set `path` with plans checked
-/// within `check`; one line per record, then the totals.
-pub fn measure(path: &Path, positions: usize, check: CheckLimits) -> Result<(), String> {
+/// within `check` (and with `control`, Tropa's own search at the same nodes); one line per
+/// record, then the counts per half where the records name one, then the totals.
+pub fn measure(
+    path: &Path,
+    positions: usize,
+    check: CheckLimits,
+    control: bool,
+) -> Result<(), String> {
     let records = crate::cli::epd::read_suite(path)?;
     let start = Instant::now();
     let (mut measured, mut found, mut proposed, mut method_right, mut defender_right) =
         (0, 0, 0, 0, 0);
     let mut seconds = Vec::new();
+    let (mut halves, mut nodes_spent, mut control_found) = (BTreeMap::new(), Vec::new(), 0);
     for record in records.iter().take(positions) {
         let board = record.game.board();
         let Some(&key) = record.best.first() else {
@@ -50,8 +111,9 @@ pub fn measure(path: &Path, positions: usize, check: CheckLimits) -> Result<(), 
             .unwrap_or_default();
         let began = Instant::now();
         let analysis = Analysis::new(board, TrajectoryLimits::default());
-        let checks = check_plans(board, &analysis, check);
+        let (checks, nodes) = check_plans_counted(board, &analysis, check);
         seconds.push(began.elapsed().as_secs_f64());
+        nodes_spent.push(nodes);
         let us = board.side_to_move();
         let mut top: Vec<Move> = Vec::new();
         for c in ranked(&checks) {
@@ -95,8 +157,21 @@ pub fn measure(path: &Path, positions: usize, check: CheckLimits) -> Result<(), 
         } else {
             format!(" ({method} of {defender})")
         };
+        let control_rank = control
+            .then(|| control_moves(board, nodes).iter().position(|&mv| mv == key))
+            .flatten();
+        control_found += usize::from(control_rank.is_some());
+        let half: &mut Half = halves.entry(label("c5").unwrap_or_default()).or_default();
+        half.measured += 1;
+        half.found += usize::from(rank.is_some());
+        half.control += usize::from(control_rank.is_some());
+        let control_text = match (control, control_rank) {
+            (false, _) => String::new(),
+            (true, Some(r)) => format!("; control: line {} ({nodes} nodes)", r + 1),
+            (true, None) => format!("; control: not in its {TOP} lines ({nodes} nodes)"),
+        };
         say!(
-            "{measured:3} {}: key {}{labelled}; {}; {as_combination}",
+            "{measured:3} {}: key {}{labelled}; {}; {as_combination}{control_text}",
             record.id,
             move_to_san(board, key),
             match rank {
@@ -109,9 +184,42 @@ pub fn measure(path: &Path, positions: usize, check: CheckLimits) -> Result<(), 
         return Err(format!("{}: no record measured", path.display()));
     }
     seconds.sort_by(f64::total_cmp);
+    nodes_spent.sort_unstable();
+    let share = |n: usize, of: usize| format!("{n} of {of} ({:.0}%)", 100.0 * n as f64 / of as f64);
+    if halves.keys().any(|h| !h.is_empty()) {
+        // Validation first, then tuning, then any other name (and records without one).
+        let order = |h: &String| (h != "validation", h != "tuning", h.clone());
+        let mut names: Vec<&String> = halves.keys().collect();
+        names.sort_by_key(|h| order(h));
+        for name in names {
+            let h = &halves[name];
+            let control_text = if control {
+                format!(
+                    "; control (Tropa's search, MultiPV {TOP}, the same nodes) in {}",
+                    share(h.control, h.measured)
+                )
+            } else {
+                String::new()
+            };
+            say!(
+                "{}: key move among the top {TOP} plans not refuted in {}{control_text}",
+                if name.is_empty() { "no half" } else { name },
+                share(h.found, h.measured)
+            );
+        }
+    }
     let percent = |n: usize| 100.0 * n as f64 / measured as f64;
+    let control_text = if control {
+        format!(
+            "; control: Tropa's search with MultiPV {TOP} at the nodes each check spent (median {}) has the key move among its {TOP} lines in {control_found} ({:.0}%)",
+            nodes_spent[nodes_spent.len() / 2],
+            percent(control_found)
+        )
+    } else {
+        String::new()
+    };
     say!(
-        "{measured} positions: key move among the top {TOP} plans not refuted in {found} ({:.0}%); proposed as a combination in {proposed} ({:.0}%), the labelled method in {method_right}, the labelled defender in {defender_right}; median {:.2} s a position, {:.0} s in all",
+        "{measured} positions: key move among the top {TOP} plans not refuted in {found} ({:.0}%); proposed as a combination in {proposed} ({:.0}%), the labelled method in {method_right}, the labelled defender in {defender_right}; median {:.2} s a position, {:.0} s in all{control_text}",
         percent(found),
         percent(proposed),
         seconds[seconds.len() / 2],

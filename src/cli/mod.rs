@@ -179,6 +179,10 @@ pub enum Command {
         /// first 3 plans the search does not refute?
         #[arg(long, conflicts_with_all = ["no_check", "bench", "svg", "json", "fen", "measure"])]
         combinations: Option<PathBuf>,
+        /// With --combinations: also search each record by Tropa's own search alone (MultiPV 3)
+        /// with the nodes its plans' check spent, and count the key move among its 3 lines.
+        #[arg(long, requires = "combinations")]
+        control: bool,
         /// Positions measured with --measure or --combinations.
         #[arg(long, default_value_t = 100, value_parser = args::count::<usize>())]
         positions: usize,
@@ -486,8 +490,9 @@ pub fn main() -> i32 {
             check_depth,
             combinations: Some(set),
             positions,
+            control,
             ..
-        } => combination_measure::measure(&set, positions, check_limits(check_depth)),
+        } => combination_measure::measure(&set, positions, check_limits(check_depth), control),
         Command::Plan {
             fen,
             side,

@@ -177,6 +177,17 @@ impl PlanCheck {
 /// deeper than all of them could. A combination is confirmed only where it scores at least as
 /// well as the best other plan (`judge_combinations`).
 pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> Vec<PlanCheck> {
+    check_plans_counted(board, analysis, limits).0
+}
+
+/// `check_plans`, and the nodes its searches took in all (every round, the deeper ones
+/// included): the budget a plain search is given to compare with (`tropa plan --combinations
+/// --control`).
+pub fn check_plans_counted(
+    board: &Board,
+    analysis: &Analysis,
+    limits: CheckLimits,
+) -> (Vec<PlanCheck>, u64) {
     let mut engine = Engine::new(16, 1);
     let mut depth = limits.depth;
     let mut spent = 0;
@@ -226,10 +237,11 @@ pub fn check_plans(board: &Board, analysis: &Analysis, limits: CheckLimits) -> V
                     *check = searches.check(check.role, check.side, &position, mv, WIN_MARGIN);
                 }
             }
+            spent += searches.nodes;
         }
     }
     judge_combinations(&mut checks);
-    checks
+    (checks, spent)
 }
 
 /// The rounds after the common ones, each deeper for a few plans, in their order.
