@@ -8,8 +8,8 @@
 //! a book independent of the order its threads rate positions in; it evaluates by hand
 //! (`Engine::new`), as when the committed book was built. A proof's judge keeps its table from
 //! one position to the next: a proof asks about neighbouring positions, round after round, and
-//! what one search stored shortens the next (Réti's study, 94 s with a table cleared at every
-//! leaf; see docs/study.md for the figures). Its answers still never change within a proof, as
+//! what one search stored shortens the next (docs/study.md has the figures). Its answers still
+//! never change within a proof, as
 //! it remembers every value it gave, and each study has a judge of its own, so a study's result
 //! does not depend on what other studies ran beside it.
 
