@@ -64,6 +64,9 @@ pub const DEEPEN_COST: u64 = 4;
 /// The zones called a win are checked up to this many plies deeper than the other plans, as
 /// far as their own budget goes (`CheckLimits::claim_budget`, see `check_plans`).
 pub const CLAIM_EXTRA_DEPTH: i32 = 4;
+/// The combinations' deeper round searches with this many times each search's node limit and
+/// the claims' budget (docs/pioneer.md has what it changed on the tuning half).
+pub const COMBINATION_NODES_SCALE: u64 = 2;
 
 /// How deep and how wide each check searches. The plans are checked in rounds: first at
 /// `depth`, then two plies deeper while the deeper round is expected to fit the node `budget`
@@ -220,6 +223,17 @@ pub fn check_plans_counted(
     // few plies deeper than every plan can be searched (a mate in 7 after a knight takes a rook
     // needs depth 12); a sacrifice pays at once for a gain that may lie as deep.
     for (round, nodes) in DEEP_ROUNDS.into_iter().zip(behind) {
+        // A sacrifice's refutation is checked with more nodes: a shallow look calls sound ones
+        // refuted (each search's limit and the round's budget, not the cost expected of it).
+        let scale = match round {
+            DeepRound::Claims => 1,
+            DeepRound::Combinations => COMBINATION_NODES_SCALE,
+        };
+        let limits = CheckLimits {
+            nodes: limits.nodes * scale,
+            claim_budget: limits.claim_budget * scale,
+            ..limits
+        };
         let (total, searches) = (nodes.iter().sum::<u64>(), nodes.len());
         let round_depth = (1..=CLAIM_EXTRA_DEPTH / 2)
             .map(|steps| depth + 2 * steps)
