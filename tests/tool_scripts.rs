@@ -154,29 +154,22 @@ fn combination_set_builds_labelled_records_that_verify() {
     let out = dir.join("set.epd");
     let tropa = env!("CARGO_BIN_EXE_tropa");
     let paths = [&suite, &bk, &games, &out].map(|p| p.to_str().unwrap().to_string());
-    let (ok, log) = common::chess_script(
-        "combination_set.py",
-        &[
-            "--stockfish",
-            tropa,
-            "--depth",
-            "6",
-            "--wac",
-            &paths[0],
-            "--bk",
-            &paths[1],
-            "--games-dir",
-            &paths[2],
-            "--out",
-            &paths[3],
+    // The builder's inputs and quotas, the same for both runs.
+    let build = |out: &str, more: &[&str]| {
+        let mut args = vec!["--stockfish", tropa, "--depth", "6", "--wac", &paths[0]];
+        args.extend(["--bk", &paths[1], "--games-dir", &paths[2], "--out", out]);
+        args.extend([
             "--suite-quota",
             "4",
             "--per-file",
             "3",
             "--max-sf-per-file",
             "12",
-        ],
-    );
+        ]);
+        args.extend(more);
+        common::chess_script("combination_set.py", &args)
+    };
+    let (ok, log) = build(&paths[3], &[]);
     assert!(ok, "{log}");
     let written = std::fs::read_to_string(&out).unwrap();
     let records: Vec<&str> = written.lines().collect();
@@ -217,25 +210,7 @@ fn combination_set_builds_labelled_records_that_verify() {
     std::fs::write(&tuned, format!("{}\n", records[0])).unwrap();
     let halves = dir.join("halves.epd");
     let more = [&tuned, &halves].map(|p| p.to_str().unwrap().to_string());
-    let mut again: Vec<&str> = vec!["--stockfish", tropa, "--depth", "6", "--wac", &paths[0]];
-    again.extend([
-        "--bk",
-        &paths[1],
-        "--games-dir",
-        &paths[2],
-        "--out",
-        &more[1],
-    ]);
-    again.extend([
-        "--suite-quota",
-        "4",
-        "--per-file",
-        "3",
-        "--max-sf-per-file",
-        "12",
-    ]);
-    again.extend(["--tuned", &more[0]]);
-    let (ok, log) = common::chess_script("combination_set.py", &again);
+    let (ok, log) = build(&more[1], &["--tuned", &more[0]]);
     assert!(
         ok && log.contains("tuned records found again 1 of 1"),
         "{log}"

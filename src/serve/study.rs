@@ -160,12 +160,15 @@ pub(super) fn study(body: &Value, places: &Arc<Slots>) -> Result<Value, ApiError
     let board = board_of(required_text(body, "fen")?)?;
     let depth = match body.get("leaf_depth") {
         None | Some(Value::Null) => LEAF_DEPTH,
-        Some(Value::Number(n)) => leaf_depth(Some(&n.to_string()))?,
-        Some(_) => {
-            return Err(ApiError::bad_request(format!(
-                "\"leaf_depth\" must be a number from 0 to {MAX_LEAF_DEPTH}"
-            )))
-        }
+        Some(value) => value
+            .as_u64()
+            .filter(|&d| d <= u64::from(MAX_LEAF_DEPTH))
+            .map(|d| d as u32)
+            .ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "\"leaf_depth\" must be a number from 0 to {MAX_LEAF_DEPTH}"
+                ))
+            })?,
     };
     let _place = take_place(places)?;
     let settings = settings(depth, Arc::new(AtomicBool::new(false)));

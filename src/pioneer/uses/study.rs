@@ -162,10 +162,13 @@ pub struct StudySettings {
 impl StudySettings {
     /// Has the study been told to stop?
     pub fn stopped(&self) -> bool {
-        self.stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
+        is_on(&self.stop)
     }
+}
+
+/// Is the stop switch, if any, on?
+fn is_on(stop: &Option<Arc<AtomicBool>>) -> bool {
+    stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
 }
 
 /// The zone search engine.
@@ -475,13 +478,8 @@ impl ZoneSearch {
             return 0;
         }
         let hash = board.hash();
-        let stopped = || {
-            self.stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed))
-        };
         if (!self.positions.contains(&hash) && self.positions.len() >= self.max_positions)
-            || stopped()
+            || is_on(&self.stop)
         {
             self.aborted = true;
             return 0;
