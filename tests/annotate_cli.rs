@@ -185,7 +185,12 @@ fn a_confirmed_sacrifice_gets_its_mark_and_pioneers_reading() {
     assert!(praised("31. Nh5+"), "{text}");
     let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        words.contains("a sacrifice the search confirms. PIONEER: 30. Ba3 is "),
+        words.contains("a sacrifice the search confirms. PIONEER: 30. Ba3 is an offer: "),
+        "{words}"
+    );
+    // The second sacrifice is read as what it is: a king hunt.
+    assert!(
+        words.contains("PIONEER: 31. Nh5+ is a king hunt: N g3–h5 hunts the king with checks"),
         "{words}"
     );
     // The recaptures and the checks that follow give nothing up: no mark.

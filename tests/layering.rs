@@ -207,7 +207,7 @@ const PIONEER_LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("rejection", &["safety", "reject", "duty", "escape"]),
-    ("attacks", &["attack", "mate"]),
+    ("attacks", &["attack", "mate", "hunt"]),
     (
         "counters",
         &["tempo", "counter", "immobility", "defence", "support"],
@@ -222,6 +222,7 @@ const PIONEER_LAYERS: &[(&str, &[&str])] = &[
             "goal_change",
             "fork",
             "combination",
+            "combination_text",
         ],
     ),
     ("play", &["moves", "admission", "model_value"]),

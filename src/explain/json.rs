@@ -28,7 +28,8 @@ use crate::pioneer::attacks::attack::Goal;
 use crate::pioneer::play::moves::{CheckAnswer, StepRole};
 use crate::pioneer::uses::plan::{checkers_text, counter_text, support_text};
 use crate::pioneer::zones::analysis::Analysis;
-use crate::pioneer::zones::combination::{duty_text, Combination, Defender, Guard};
+use crate::pioneer::zones::combination::{Combination, Defender, Guard};
+use crate::pioneer::zones::combination_text::duty_text;
 use crate::pioneer::zones::hindrance::Hindrance;
 use crate::rules::notation::{line_to_san, move_to_san, move_to_uci};
 use crate::rules::{side_name, write_fen, Board, Color, Move, Piece, Square};
@@ -125,6 +126,8 @@ fn defender_json(analysis: &Analysis, board: &Board, d: &Defender) -> Value {
         Guard::BlocksSquare => "blocks_square",
         Guard::GuardsMate => "guards_mate",
         Guard::InTheWay => "in_the_way",
+        Guard::OwnSquare => "own_square",
+        Guard::TakesOffer => "takes_offer",
     };
     json!({
         "square": d.square.to_string(),

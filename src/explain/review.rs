@@ -276,7 +276,8 @@ fn sacrifice_reading(board: &Board, mv: Move) -> String {
 /// "a decoy: N g3–h5 offers the knight …" where `mv` is one of PIONEER's combinations that
 /// gives material up, for a comment (`None` otherwise).
 fn combination_sentence(board: &Board, mv: Move) -> Option<String> {
-    use crate::pioneer::zones::combination::{combination_text, combinations};
+    use crate::pioneer::zones::combination::combinations;
+    use crate::pioneer::zones::combination_text::combination_text;
     let analysis = crate::pioneer::zones::analysis::Analysis::new(
         board,
         crate::pioneer::attacks::attack::TrajectoryLimits::default(),
@@ -292,7 +293,7 @@ fn combination_sentence(board: &Board, mv: Move) -> Option<String> {
     let text = text
         .split_once(": ")
         .map_or(text.as_str(), |(_, rest)| rest);
-    let name = c.method.name();
+    let name = c.method.words();
     let article = match name.starts_with(['a', 'e', 'i', 'o', 'u']) {
         true => "an",
         false => "a",

@@ -7,4 +7,5 @@
 //! list of every attack of a side is gathered by the analysis (`zones::analysis::attacks`).
 
 pub mod attack;
+pub mod hunt;
 pub mod mate;

@@ -16,7 +16,7 @@
 
 use super::moves::zone_moves;
 use crate::pioneer::zones::analysis::Analysis;
-use crate::pioneer::zones::combination::combinations;
+use crate::pioneer::zones::combination::static_combinations;
 use crate::rules::{is_capture, Board, CheckSquares, Color, Move};
 
 /// Which moves each side may play in the tree.
@@ -95,13 +95,14 @@ impl Admission {
     }
 }
 
-/// The combination moves of the side to move (`zones::combination`, best first) whose hindered
+/// The combination moves of the side to move (`zones::combination`, those read off the analysis
+/// alone, best first) whose hindered
 /// play can end within `moves_left` own moves; none in check.
 fn combination_moves(board: &Board, analysis: &Analysis, moves_left: u8) -> Vec<Move> {
     if !board.checkers().is_empty() {
         return Vec::new();
     }
-    combinations(board, analysis)
+    static_combinations(board, analysis)
         .into_iter()
         .filter(|c| c.play_length(analysis) <= moves_left)
         .map(|c| c.mv)

@@ -18,7 +18,7 @@ use crate::pioneer::counters::counter::{Counter, CounterKind};
 use crate::pioneer::counters::support::{Support, SupportKind};
 use crate::pioneer::play::moves::{CheckAnswer, StepRole};
 use crate::pioneer::zones::analysis::{Analysis, Compensation, ZoneOutcome};
-use crate::pioneer::zones::combination::combination_text;
+use crate::pioneer::zones::combination_text::combination_text;
 use crate::pioneer::zones::fork::{forks, Fork};
 use crate::pioneer::zones::goal_change::{goal_change_text, goal_changes};
 use crate::pioneer::zones::zone::{Zone, ZoneVerdict};

@@ -16,7 +16,7 @@ use super::study::{
 };
 use crate::pioneer::play::admission::Admission;
 use crate::pioneer::zones::analysis::Analysis;
-use crate::pioneer::zones::combination::combinations;
+use crate::pioneer::zones::combination::static_combinations;
 use crate::rules::{repetition_key, side_name, Board, Color, Move};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -310,7 +310,7 @@ fn combination_horizons(
         return Vec::new();
     }
     let analysis = Analysis::new(board, settings.limits);
-    if combinations(board, &analysis).is_empty() {
+    if static_combinations(board, &analysis).is_empty() {
         return Vec::new();
     }
     (3..horizon).step_by(2).collect()

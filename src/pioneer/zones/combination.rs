@@ -23,14 +23,14 @@ use super::analysis::Analysis;
 use super::hindrance::Hindrance;
 use super::zone::ZoneVerdict;
 use crate::pioneer::attacks::attack::{Attack, Goal};
+use crate::pioneer::attacks::hunt::{hunt, offer, HuntLimits};
 use crate::pioneer::board::arrival::{mating_move, threatens_mate, MATE_GAIN};
-use crate::pioneer::board::pieces::{piece_letter, piece_name};
 use crate::pioneer::board::route::ObstacleKind;
 use crate::pioneer::counters::counter::CounterKind;
 use crate::pioneer::rejection::duty::duty_of;
 use crate::pioneer::rejection::reject::Rejection;
 use crate::rules::see::{attackers_to, exchange_without, see};
-use crate::rules::{is_capture, legal_moves, piece_value, side_name, Board, Move, Piece, Square};
+use crate::rules::{is_capture, legal_moves, piece_value, Board, Move, Piece, Square};
 use cozy_chess::get_between_rays;
 
 /// How a combination takes the defender's function away.
@@ -50,10 +50,17 @@ pub enum Method {
     Clearance,
     /// The defender guards two things: the move strikes at one, so that the other falls.
     Overloading,
+    /// The king defends its own square: a check, often a sacrifice, begins a forced line of
+    /// checks that mates or wins more than it gives (`attacks::hunt`).
+    KingHunt,
+    /// A piece offered with a threat, and no check: ignored, the threat wins more than the
+    /// piece; taken, the capture opens a line to the king, or lets a second sacrifice begin a
+    /// king hunt that exists only after the first (`attacks::hunt::offer`).
+    Offer,
 }
 
 impl Method {
-    /// The method's name in the JSON and the docs: "deflection".
+    /// The method's name in the JSON and the docs: "deflection", "king_hunt".
     pub fn name(self) -> &'static str {
         match self {
             Method::Removal => "removal",
@@ -62,6 +69,16 @@ impl Method {
             Method::Interference => "interference",
             Method::Clearance => "clearance",
             Method::Overloading => "overloading",
+            Method::KingHunt => "king_hunt",
+            Method::Offer => "offer",
+        }
+    }
+
+    /// The method's name in words: "deflection", "king hunt".
+    pub fn words(self) -> &'static str {
+        match self {
+            Method::KingHunt => "king hunt",
+            other => other.name(),
         }
     }
 }
@@ -79,6 +96,10 @@ pub enum Guard {
     GuardsMate,
     /// Our own piece stands in the way of our attack (the defender of a clearance).
     InTheWay,
+    /// The king, hunted by checks, defends its own square (the defender of a king hunt).
+    OwnSquare,
+    /// It takes the offered piece, and its capture opens the way (the defender of an offer).
+    TakesOffer,
 }
 
 /// A piece that hinders the play of the side to move.
@@ -120,6 +141,14 @@ impl Combination {
     pub fn stake(&self) -> i32 {
         self.struck
             .map_or(self.defender.stake, |s| s.stake.max(self.defender.stake))
+    }
+
+    /// Is the combination worth its price: does its stake exceed what it gives up? A king
+    /// hunt that gives material up and only wins it back is kept too: the sacrifice keeps the
+    /// initiative, and the search judges what it is worth (AVRO 1938: 31.Nh5+ g×h5 32.Qg5+).
+    pub fn worth_its_price(&self) -> bool {
+        let returned = self.method == Method::KingHunt && self.cost > 0;
+        self.stake() > self.cost || (returned && self.stake() == self.cost)
     }
 
     /// The moves the hindered play takes once the defender is gone: its attack's forecast in
@@ -276,34 +305,72 @@ fn own_obstacles(
     }
 }
 
-/// The combinations of the side to move in `analysis` of `board`: the legal moves against a
-/// defender (`defenders`) by some method, kept when the defender's stake exceeds what the move
-/// gives up, best first — checks, then captures, then the rest, each by the largest stake less
-/// cost, then the smallest cost — and each move once, with its best reason.
+/// The combinations of the side to move in `analysis` of `board` read off the analysis alone
+/// (`defenders`): the legal moves against a defender by some method, kept when worth their
+/// price, ordered as `combinations` orders them. Cheap enough for every node of a zone search
+/// (`play::admission`), where the attacker's checks are searched anyway.
+pub fn static_combinations(board: &Board, analysis: &Analysis) -> Vec<Combination> {
+    let moves = played_moves(board);
+    let out = against_defenders(board, analysis, &moves);
+    ordered(board, &moves, out)
+}
+
+/// Every combination of the side to move in `analysis` of `board`: those against a defender
+/// (`static_combinations`), then of the other moves the checks that hunt the king and the
+/// offers whose capture lets a hunt begin (`attacks::hunt`), each kept when worth its price
+/// (`worth_its_price`); best
+/// first — checks, then captures, then the rest, each by the largest stake less cost, then the
+/// smallest cost — and each move once, with its best reason.
 pub fn combinations(board: &Board, analysis: &Analysis) -> Vec<Combination> {
-    let defenders = defenders(board, analysis);
-    // Each legal move with the position after it, played once for every defender.
-    let moves: Vec<(Move, Board)> = legal_moves(board)
+    let moves = played_moves(board);
+    let mut out = against_defenders(board, analysis, &moves);
+    // A move against a defender is read as such: it names the hindering piece it acts on.
+    let hunts: Vec<Combination> = hunts(board, &moves)
+        .into_iter()
+        .filter(|h| !out.iter().any(|c| c.mv == h.mv))
+        .collect();
+    out.extend(hunts);
+    ordered(board, &moves, out)
+}
+
+/// Each legal move of `board` with the position after it, played once for every use.
+fn played_moves(board: &Board) -> Vec<(Move, Board)> {
+    legal_moves(board)
         .into_iter()
         .map(|mv| (mv, played(board, mv)))
-        .collect();
-    let mut out: Vec<Combination> = Vec::new();
-    let mut push = |method: Method, mv: Move, defender: Defender, struck: Option<Defender>| {
-        let c = Combination {
-            method,
-            mv,
-            defender,
-            struck,
-            cost: (-see(board, mv)).max(0),
-        };
-        if c.stake() > c.cost {
-            out.push(c);
-        }
+        .collect()
+}
+
+/// A combination of `mv` in `board`, if it is worth its price.
+fn priced(
+    board: &Board,
+    method: Method,
+    mv: Move,
+    defender: Defender,
+    struck: Option<Defender>,
+) -> Option<Combination> {
+    let c = Combination {
+        method,
+        mv,
+        defender,
+        struck,
+        cost: (-see(board, mv)).max(0),
     };
+    c.worth_its_price().then_some(c)
+}
+
+/// The combinations against the defenders of `analysis`, by every method but the hunts.
+fn against_defenders(
+    board: &Board,
+    analysis: &Analysis,
+    moves: &[(Move, Board)],
+) -> Vec<Combination> {
+    let defenders = defenders(board, analysis);
+    let mut out = Vec::new();
     for d in &defenders {
-        for (mv, after) in &moves {
+        for (mv, after) in moves {
             if let Some(method) = method_against(board, *mv, after, d) {
-                push(method, *mv, *d, None);
+                out.extend(priced(board, method, *mv, *d, None));
             }
         }
         // Overloading: the same piece with another duty, struck at on its square (the king
@@ -317,10 +384,64 @@ pub fn combinations(board: &Board, analysis: &Analysis) -> Vec<Combination> {
         });
         for other in others {
             for (mv, _) in moves.iter().filter(|(mv, _)| mv.to == other.guards) {
-                push(Method::Overloading, *mv, *d, Some(*other));
+                out.extend(priced(board, Method::Overloading, *mv, *d, Some(*other)));
             }
         }
     }
+    out
+}
+
+/// The king as the defender of its own square: the checks that hunt it and the sacrifices
+/// without check whose capture lets a hunt begin (`attacks::hunt`).
+fn hunts(board: &Board, moves: &[(Move, Board)]) -> Vec<Combination> {
+    let us = board.side_to_move();
+    let Some(king) = (board.pieces(Piece::King) & board.colors(!us)).next_square() else {
+        return Vec::new();
+    };
+    let limits = HuntLimits::default();
+    let mut out = Vec::new();
+    for (mv, after) in moves {
+        let cost = (-see(board, *mv)).max(0);
+        let found = if !after.checkers().is_empty() {
+            hunt(board, *mv, limits).map(|h| {
+                let hunted = Defender {
+                    square: king,
+                    piece: Piece::King,
+                    guard: Guard::OwnSquare,
+                    guards: king,
+                    hindrance: Hindrance::Mate,
+                    stake: cost + h.net,
+                };
+                (Method::KingHunt, hunted)
+            })
+        } else if cost > 0 {
+            offer(board, *mv, limits).and_then(|o| {
+                let taker = Defender {
+                    square: o.taker,
+                    piece: board.piece_on(o.taker)?,
+                    guard: Guard::TakesOffer,
+                    guards: mv.to,
+                    hindrance: Hindrance::Mate,
+                    stake: cost + o.taken.net,
+                };
+                Some((Method::Offer, taker))
+            })
+        } else {
+            None
+        };
+        if let Some((method, defender)) = found {
+            out.extend(priced(board, method, *mv, defender, None));
+        }
+    }
+    out
+}
+
+/// `found` best first (see `combinations`), each move once.
+fn ordered(
+    board: &Board,
+    moves: &[(Move, Board)],
+    mut found: Vec<Combination>,
+) -> Vec<Combination> {
     // Checks first, then captures, as a combination's forcing moves are tried first: the
     // opponent must answer them, so the line stays short.
     let gives_check = |mv: Move| {
@@ -328,7 +449,7 @@ pub fn combinations(board: &Board, analysis: &Analysis) -> Vec<Combination> {
             .iter()
             .any(|(m, after)| *m == mv && !after.checkers().is_empty())
     };
-    out.sort_by_cached_key(|c| {
+    found.sort_by_cached_key(|c| {
         let forcing = if gives_check(c.mv) {
             0
         } else if is_capture(board, c.mv) {
@@ -338,13 +459,13 @@ pub fn combinations(board: &Board, analysis: &Analysis) -> Vec<Combination> {
         };
         (forcing, -(c.stake() - c.cost), c.cost)
     });
-    let mut moves: Vec<Move> = Vec::new();
-    out.retain(|c| {
-        let new = !moves.contains(&c.mv);
-        moves.push(c.mv);
+    let mut seen: Vec<Move> = Vec::new();
+    found.retain(|c| {
+        let new = !seen.contains(&c.mv);
+        seen.push(c.mv);
         new
     });
-    out
+    found
 }
 
 /// The method by which `mv`, played in `board` to give `after`, acts against `d`, if any (the
@@ -422,80 +543,11 @@ fn played(board: &Board, mv: Move) -> Board {
     after
 }
 
-/// The play a defender hinders, in words: "P e6–e7–e8=Q", "Q e5×f6", "mate".
-fn hindered_text(analysis: &Analysis, d: &Defender) -> String {
-    analysis
-        .hindered_attack(d.hindrance)
-        .map_or_else(|| "mate".to_string(), Attack::notation)
-}
-
-/// A defender's duty in words: "blocks e7 against P e6–e7–e8=Q", "alone guards g7 against
-/// mate".
-pub fn duty_text(analysis: &Analysis, board: &Board, d: &Defender) -> String {
-    let play = hindered_text(analysis, d);
-    let g = d.guards;
-    match d.guard {
-        Guard::DefendsTarget => {
-            let target = board.piece_on(g).map_or("piece", piece_name);
-            format!("defends the {target} on {g} against {play}")
-        }
-        Guard::ControlsSquare => format!("controls {g} against {play}"),
-        Guard::BlocksSquare if g == d.square => format!("blocks the line of {play}"),
-        Guard::BlocksSquare => format!("comes to block {g} against {play}"),
-        Guard::GuardsMate => format!("alone guards {g} against {play}"),
-        Guard::InTheWay => format!("stands in the way of {play}"),
-    }
-}
-
-/// A combination in one line: "White: B b2–a3 attacks the queen on e7, which blocks the line of
-/// P e6–e7–e8=Q: it must leave or be lost (deflection; the exchange gives up 3.30)".
-pub fn combination_text(analysis: &Analysis, board: &Board, c: &Combination) -> String {
-    let d = &c.defender;
-    let us = board.side_to_move();
-    let mover = board.piece_on(c.mv.from).unwrap_or(Piece::Pawn);
-    let joint = if is_capture(board, c.mv) { '×' } else { '–' };
-    let promotion =
-        c.mv.promotion
-            .map_or(String::new(), |p| format!("={}", piece_letter(p)));
-    let mv = format!(
-        "{} {}{joint}{}{promotion}",
-        piece_letter(mover),
-        c.mv.from,
-        c.mv.to
-    );
-    let defender = format!("the {} on {}", piece_name(d.piece), d.square);
-    let duty = duty_text(analysis, board, d);
-    let what = match c.method {
-        Method::Removal => format!("removes {defender}, which {duty}"),
-        Method::Deflection => {
-            format!("attacks {defender}, which {duty}: it must leave or be lost")
-        }
-        Method::Decoy => format!(
-            "offers the {} to {defender}, which {duty}: taking it leaves {}",
-            piece_name(mover),
-            d.guards
-        ),
-        Method::Interference => format!("cuts off {defender}, which {duty}"),
-        Method::Clearance => format!("clears the way: the {} {duty}", piece_name(d.piece)),
-        Method::Overloading => {
-            let struck = c
-                .struck
-                .map_or(String::new(), |s| duty_text(analysis, board, &s));
-            format!("overloads {defender}, which {duty} and {struck}")
-        }
-    };
-    let cost = if c.cost > 0 {
-        format!("; the exchange gives up {:.2}", c.cost as f64 / 100.0)
-    } else {
-        String::new()
-    };
-    format!("{}: {mv} {what} ({}{cost})", side_name(us), c.method.name())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::pioneer::attacks::attack::TrajectoryLimits;
+    use crate::pioneer::zones::combination_text::combination_text;
     use crate::rules::parse_fen;
 
     fn combos(fen: &str) -> (Board, Analysis, Vec<Combination>) {
@@ -547,7 +599,7 @@ mod tests {
             let (board, _, combos) = combos(fen);
             for c in &combos {
                 assert!(board.is_legal(c.mv), "{fen}: {c:?}");
-                assert!(c.defender.stake.max(c.struck.map_or(0, |s| s.stake)) > c.cost);
+                assert!(c.worth_its_price(), "{c:?}");
                 assert_eq!(c.cost, (-see(&board, c.mv)).max(0));
                 let enemy = board.color_on(c.defender.square) != Some(board.side_to_move());
                 assert_eq!(enemy, c.method != Method::Clearance, "{c:?}");
@@ -610,5 +662,48 @@ mod tests {
         for c in combos.iter().filter(|c| c.method == Method::Interference) {
             assert!(get_between_rays(c.defender.square, c.defender.guards).has(c.mv.to));
         }
+    }
+
+    #[test]
+    fn avro_1938_two_sacrifices_in_a_row() {
+        // 30.Ba3 is an offer: the queen that takes it lets 31.Nh5+ begin a hunt. After
+        // 30…Q×a3, 31.Nh5+ is a king hunt. Neither is read off the analysis alone.
+        let (board, analysis, found) =
+            combos("8/p3q1kp/1p2Pnp1/3pQ3/2pP4/1nP3N1/1B4PP/6K1 w - - 0 30");
+        let ba3 = proposed(&board, &found, "b2a3", "B b2–a3 is offered");
+        assert_eq!(ba3.method, Method::Offer);
+        assert_eq!(ba3.defender.square, Square::E7);
+        assert_eq!(ba3.cost, 330);
+        let text = combination_text(&analysis, &board, ba3);
+        assert!(
+            text.starts_with("White: B b2–a3 offers the bishop to the queen on e7, threatening 31. Bxe7: taken, 30... Qxa3 31. Nh5+ gxh5"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("(offer; the exchange gives up 3.30)"),
+            "{text}"
+        );
+        let ba3 = uci(&board, "b2a3");
+        assert!(!static_combinations(&board, &analysis)
+            .iter()
+            .any(|c| c.mv == ba3));
+        let (board, analysis, found) = combos("8/p5kp/1p2Pnp1/3pQ3/2pP4/qnP3N1/6PP/6K1 w - - 0 31");
+        let nh5 = proposed(&board, &found, "g3h5", "N g3–h5+ hunts the king");
+        assert_eq!(nh5.method, Method::KingHunt);
+        assert_eq!(
+            (nh5.defender.square, nh5.defender.guard),
+            (Square::G7, Guard::OwnSquare)
+        );
+        let text = combination_text(&analysis, &board, nh5);
+        assert!(
+            text.starts_with(
+                "White: N g3–h5 hunts the king with checks: 31. Nh5+ gxh5 32. Qg5+ Kf8 33. Qxf6+"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(", winning 1.00 (king hunt; the exchange gives up 2.20)"),
+            "{text}"
+        );
     }
 }
