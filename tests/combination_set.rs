@@ -204,3 +204,23 @@ fn no_combination_is_lost_at_a_fixed_depth() {
          proposed (floor {FLOOR_PROPOSED}); the records:\n{out}"
     );
 }
+
+#[test]
+fn botvinniks_two_sacrifices_are_among_the_top_plans() {
+    // AVRO 1938: 30.Ba3, an offer whose capture lets the second sacrifice begin, and 31.Nh5+,
+    // the king hunt after 30...Qxa3 (issue 90's test of the hunts).
+    let avro = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/avro1938.epd");
+    let (ok, out, err) = tropa(&["plan", "--combinations", avro, "--positions", "10"]);
+    assert!(ok, "{err}");
+    let totals = out.lines().last().unwrap();
+    assert_eq!(
+        count_after(totals, "top 3 plans not refuted in "),
+        2,
+        "{out}"
+    );
+    assert!(
+        out.contains("key Ba3; plan ") && out.contains("proposed as offer of e7"),
+        "{out}"
+    );
+    assert!(out.contains("proposed as king_hunt of g7"), "{out}");
+}

@@ -5,8 +5,9 @@
 //! with the key move (`bm`) and, as the set's builder labelled them from a deep search's line,
 //! the defender the move acts against (`c1 "defender Qe7"`) and the method (`c2 "deflection"`;
 //! `scripts/combination_set.py`). A record counts as *found* when the key move is the first move
-//! of one of the `TOP` best plans of the side to move that the search does not refute — plans
-//! with the same first move count once, as `tropa analyse` lists them — and as *proposed* when
+//! of one of the `TOP` best plans of the side to move that the search does not refute — each
+//! idea and each first move once (`explain::distinct_ideas`), as `tropa analyse` lists them —
+//! and as *proposed* when
 //! PIONEER generates the key move as a combination at all; the method and the defender are
 //! compared with the labels. The plans are checked as `tropa plan` checks them, so the set
 //! measures what a user sees.
@@ -20,7 +21,7 @@
 //! the plans add over the same effort spent on a plain search.
 
 use crate::bound::Bound;
-use crate::explain::{check_plans_counted, ranked, CheckLimits, PlanStatus};
+use crate::explain::{check_plans_counted, distinct_ideas, ranked, CheckLimits, PlanStatus};
 use crate::pioneer::attacks::attack::TrajectoryLimits;
 use crate::pioneer::play::moves::StepRole;
 use crate::pioneer::zones::analysis::Analysis;
@@ -115,19 +116,13 @@ pub fn measure(
         seconds.push(began.elapsed().as_secs_f64());
         nodes_spent.push(nodes);
         let us = board.side_to_move();
-        let mut top: Vec<Move> = Vec::new();
-        for c in ranked(&checks) {
-            if top.len() == TOP {
-                break;
-            }
-            if let (Some(mv), true, false) =
-                (c.first_move, c.side == us, c.status == PlanStatus::Refuted)
-            {
-                if !top.contains(&mv) {
-                    top.push(mv);
-                }
-            }
-        }
+        let ours = ranked(&checks)
+            .into_iter()
+            .filter(|c| c.side == us && c.first_move.is_some() && c.status != PlanStatus::Refuted);
+        let top: Vec<Move> = distinct_ideas(ours)
+            .take(TOP)
+            .filter_map(|c| c.first_move)
+            .collect();
         let rank = top.iter().position(|&mv| mv == key);
         let ours = combinations(board, &analysis)
             .into_iter()

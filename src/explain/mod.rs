@@ -31,7 +31,7 @@ use crate::pioneer::play::moves::{planned_steps, StepRole};
 use crate::pioneer::zones::analysis::{Analysis, ZoneOutcome};
 use crate::pioneer::zones::combination::combinations;
 use crate::pioneer::zones::zone::ZoneVerdict;
-use crate::rules::{Board, Color, Game, Move};
+use crate::rules::{Board, Color, Game, Move, Square};
 use crate::search::{Engine, Limits, SearchControl, Silent};
 
 /// A first move scoring at most this many centipawns below the best move at the same depth
@@ -152,7 +152,31 @@ pub struct PlanCheck {
     pub depth: i32,
 }
 
+/// The idea a plan serves, so that a list of plans names each idea once: one zone (its attack
+/// and supports, the counters against it, the linked zones that save it), one attacked piece's
+/// escape, or the plan's own first move (a combination, an answer to a check).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Idea {
+    /// The zone of that index in the analysis.
+    Zone(usize),
+    /// The escape of the piece on that square.
+    Escape(Square),
+    /// The plan's own move.
+    Move(Option<Move>),
+}
+
 impl PlanCheck {
+    /// The idea the plan serves.
+    pub fn idea(&self) -> Idea {
+        match (self.role.zone(), self.role) {
+            (Some(zone), _) => Idea::Zone(zone),
+            (None, StepRole::Escape { .. }) => self
+                .first_move
+                .map_or(Idea::Move(None), |mv| Idea::Escape(mv.from)),
+            _ => Idea::Move(self.first_move),
+        }
+    }
+
     /// Its score capped by the best move's: a move searched alone may score above the move the
     /// search of all moves chose over it, and counts as its equal.
     pub fn capped_score(&self) -> i32 {
@@ -424,6 +448,25 @@ pub fn ranked(checks: &[PlanCheck]) -> Vec<&PlanCheck> {
         PlanStatus::Refuted => (2, 0, true, true, 0),
     });
     ranked
+}
+
+/// The plans of `checks` (best first, as `ranked` gives them) that serve an idea (`Idea`) of
+/// their side not served before and begin with a move not seen before: the best plan of each
+/// idea, so that the top of the list is so many distinct ideas.
+pub fn distinct_ideas<'a>(
+    checks: impl Iterator<Item = &'a PlanCheck>,
+) -> impl Iterator<Item = &'a PlanCheck> {
+    let mut ideas = Vec::new();
+    let mut moves = Vec::new();
+    checks.filter(move |c| {
+        let (idea, first) = ((c.side, c.idea()), (c.side, c.first_move));
+        let new = !ideas.contains(&idea) && !moves.contains(&first);
+        if new {
+            ideas.push(idea);
+            moves.push(first);
+        }
+        new
+    })
 }
 
 /// The zones of `checks` in the order of their best check (`ranked`), each once.

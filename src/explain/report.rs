@@ -5,8 +5,8 @@
 //! side to move should do is answered for that side).
 
 use super::{
-    check_plans, ranked, zone_order, CheckLimits, PlanCheck, PlanStatus, CONFIRM_MARGIN, DECISIVE,
-    WIN_MARGIN,
+    check_plans, distinct_ideas, ranked, zone_order, CheckLimits, PlanCheck, PlanStatus,
+    CONFIRM_MARGIN, DECISIVE, WIN_MARGIN,
 };
 use crate::pioneer::attacks::attack::TrajectoryLimits;
 use crate::pioneer::play::moves::StepRole;
@@ -176,12 +176,12 @@ fn read_with(
     let reading = best.map_or_else(Vec::new, |mv| {
         reading(board, analysis, &checks, mv, max, &line)
     });
-    let others = distinct_first_moves(ours.filter(kept).filter(|c| c.first_move != best))
+    let others = distinct_ideas(ours.filter(kept).filter(|c| c.first_move != best))
         .take(max)
         .map(|c| plan_line(analysis, board, c))
         .collect();
     let theirs = ranked(&checks).into_iter().filter(|c| c.side != us);
-    let threats = distinct_first_moves(theirs.filter(kept))
+    let threats = distinct_ideas(theirs.filter(kept))
         .take(max)
         .map(|c| plan_line(analysis, board, c))
         .collect();
@@ -247,20 +247,6 @@ pub fn explains(board: &Board, analysis: &Analysis, checks: &[PlanCheck], mv: Mo
     }) || forks(board, analysis, 2)
         .iter()
         .any(|f| begins_fork(board, f, mv))
-}
-
-/// The first plan of each first move: several plans often begin with the same move (a knight
-/// that defends two targets at once), and a reader looking for ideas wants different moves.
-fn distinct_first_moves<'a>(
-    checks: impl Iterator<Item = &'a PlanCheck>,
-) -> impl Iterator<Item = &'a PlanCheck> {
-    let mut seen = Vec::new();
-    checks.filter(move |c| {
-        let first = (c.side, c.first_move);
-        let new = !seen.contains(&first);
-        seen.push(first);
-        new
-    })
 }
 
 /// A checked plan in one line: what it does, then what the search made of its first move.

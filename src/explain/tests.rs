@@ -464,3 +464,67 @@ fn the_searched_move_is_read_with_the_verdict_of_the_search_that_chose_it() {
         "{reading:?}"
     );
 }
+
+#[test]
+fn the_top_plans_are_distinct_ideas() {
+    // Two plans of one zone (its attack and a support) and an escape: the list names the zone
+    // once, by its best plan, then the escape; a plan of the opponent is an idea of its own,
+    // even with the same zone index and first move.
+    let board = parse_fen("6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1", false).unwrap();
+    let (re8, kf1, g3) = (
+        move_from(&board, "e1e8"),
+        move_from(&board, "g1f1"),
+        move_from(&board, "g2g3"),
+    );
+    let plan = |role: StepRole, mv: Move, side: Color| PlanCheck {
+        role,
+        side,
+        status: PlanStatus::Confirmed,
+        position: board.clone(),
+        first_move: Some(mv),
+        score: 0,
+        line: vec![mv],
+        best: Some((re8, 0)),
+        depth: 8,
+    };
+    let checks = [
+        plan(StepRole::Attack { zone: 0 }, re8, Color::White),
+        plan(
+            StepRole::Support {
+                zone: 0,
+                support: 0,
+            },
+            kf1,
+            Color::White,
+        ),
+        plan(
+            StepRole::Escape {
+                rejected: 0,
+                to: g3.to,
+            },
+            g3,
+            Color::White,
+        ),
+        plan(
+            StepRole::Support {
+                zone: 0,
+                support: 1,
+            },
+            re8,
+            Color::Black,
+        ),
+    ];
+    let ideas: Vec<(Option<Move>, Color)> = crate::explain::distinct_ideas(checks.iter())
+        .map(|c| (c.first_move, c.side))
+        .collect();
+    assert_eq!(
+        ideas,
+        [
+            (Some(re8), Color::White),
+            (Some(g3), Color::White),
+            (Some(re8), Color::Black)
+        ]
+    );
+    assert_eq!(checks[0].idea(), checks[1].idea());
+    assert_eq!(checks[2].idea(), crate::explain::Idea::Escape(g3.from));
+}
