@@ -93,6 +93,7 @@ fn measures_each_half_and_the_control() {
     assert!(
         lines[3].starts_with("validation: key move among the top 3 plans not refuted in ")
             && lines[3].contains(" of 2 (")
+            && lines[3].contains("; the check's best move explained by a plan not refuted in ")
             && lines[3].contains("; control (Tropa's search, MultiPV 3, the same nodes) in "),
         "{out}"
     );
@@ -153,9 +154,20 @@ fn measures_records_and_totals() {
     assert_eq!(lines.len(), 3, "{out}");
     assert!(lines[0].starts_with("  1 combo.001: key "), "{out}");
     assert!(
+        lines[0].contains("; best ") && lines[0].contains("explained"),
+        "{out}"
+    );
+    assert!(
         lines[2].starts_with("2 positions: key move among the top 3 plans not refuted in "),
         "{out}"
     );
+    // The totals count the records whose line says their best move is explained.
+    let explained = lines[..2]
+        .iter()
+        .filter(|l| l.contains(" explained"))
+        .count();
+    let total = "the check's best move explained by a plan not refuted in ";
+    assert_eq!(count_after(lines[2], total), explained, "{out}");
 
     let dir = temp_dir("combinations", "nokey");
     let bad = dir.join("nokey.epd");

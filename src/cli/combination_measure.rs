@@ -18,7 +18,9 @@
 //! uses (16 MB table cleared, one thread, the hand-crafted evaluation) with MultiPV 3 and as many
 //! nodes as the check of that record spent in all its rounds (`check_plans_counted`): is the key
 //! move among the first moves of its 3 lines of the last iteration it completed? That is what
-//! the plans add over the same effort spent on a plain search.
+//! the plans add over the same effort spent on a plain search. Each record also says whether
+//! the check's own best move (that of its deepest search) is the first move of a plan the
+//! search does not refute: how often a reader who asks "why this move?" gets an answer.
 
 use crate::bound::Bound;
 use crate::explain::{check_plans_counted, distinct_ideas, ranked, CheckLimits, PlanStatus};
@@ -71,12 +73,14 @@ fn control_moves(board: &Board, nodes: u64) -> Vec<Move> {
     last
 }
 
-/// Counts of one half of the set: records, key found among the plans, and by the control.
+/// Counts of one half of the set: records, key found among the plans, by the control, and the
+/// check's best move explained by a plan.
 #[derive(Default)]
 struct Half {
     measured: usize,
     found: usize,
     control: usize,
+    explained: usize,
 }
 
 /// Measures the first `positions` records of the combination set `path` with plans checked
@@ -94,6 +98,7 @@ pub fn measure(
         (0, 0, 0, 0, 0);
     let mut seconds = Vec::new();
     let (mut halves, mut nodes_spent, mut control_found) = (BTreeMap::new(), Vec::new(), 0);
+    let mut explained_count = 0;
     for record in records.iter().take(positions) {
         let board = record.game.board();
         let Some(&key) = record.best.first() else {
@@ -130,6 +135,22 @@ pub fn measure(
         let check_of_key = checks
             .iter()
             .find(|c| matches!(c.role, StepRole::Combination(k) if k.mv == key));
+        // The search's own move (of its deepest check) and whether a plan not refuted begins
+        // with it: the reading `tropa analyse` gives of the move it plays.
+        let best = checks
+            .iter()
+            .filter(|c| c.side == us)
+            .filter_map(|c| c.best.map(|(mv, _)| (c.depth, mv)))
+            .max_by_key(|&(depth, _)| depth)
+            .map(|(_, mv)| mv);
+        let explained = best.is_some_and(|mv| {
+            checks.iter().any(|c| {
+                c.side == us
+                    && c.first_move == Some(mv)
+                    && matches!(c.status, PlanStatus::Confirmed | PlanStatus::NotAWin)
+            })
+        });
+        explained_count += usize::from(explained);
         measured += 1;
         found += usize::from(rank.is_some());
         proposed += usize::from(ours.is_some());
@@ -160,13 +181,22 @@ pub fn measure(
         half.measured += 1;
         half.found += usize::from(rank.is_some());
         half.control += usize::from(control_rank.is_some());
+        half.explained += usize::from(explained);
         let control_text = match (control, control_rank) {
             (false, _) => String::new(),
             (true, Some(r)) => format!("; control: line {} ({nodes} nodes)", r + 1),
             (true, None) => format!("; control: not in its {TOP} lines ({nodes} nodes)"),
         };
+        let best_text = best.map_or(String::new(), |mv| {
+            let word = if explained {
+                "explained"
+            } else {
+                "unexplained"
+            };
+            format!("; best {} {word}", move_to_san(board, mv))
+        });
         say!(
-            "{measured:3} {}: key {}{labelled}; {}; {as_combination}{control_text}",
+            "{measured:3} {}: key {}{labelled}; {}; {as_combination}{best_text}{control_text}",
             record.id,
             move_to_san(board, key),
             match rank {
@@ -197,9 +227,10 @@ pub fn measure(
                 String::new()
             };
             say!(
-                "{}: key move among the top {TOP} plans not refuted in {}{control_text}",
+                "{}: key move among the top {TOP} plans not refuted in {}; the check's best move explained by a plan not refuted in {}{control_text}",
                 if name.is_empty() { "no half" } else { name },
-                share(h.found, h.measured)
+                share(h.found, h.measured),
+                share(h.explained, h.measured)
             );
         }
     }
@@ -214,9 +245,10 @@ pub fn measure(
         String::new()
     };
     say!(
-        "{measured} positions: key move among the top {TOP} plans not refuted in {found} ({:.0}%); proposed as a combination in {proposed} ({:.0}%), the labelled method in {method_right}, the labelled defender in {defender_right}; median {:.2} s a position, {:.0} s in all{control_text}",
+        "{measured} positions: key move among the top {TOP} plans not refuted in {found} ({:.0}%); proposed as a combination in {proposed} ({:.0}%), the labelled method in {method_right}, the labelled defender in {defender_right}; the check's best move explained by a plan not refuted in {explained_count} ({:.0}%); median {:.2} s a position, {:.0} s in all{control_text}",
         percent(found),
         percent(proposed),
+        percent(explained_count),
         seconds[seconds.len() / 2],
         start.elapsed().as_secs_f64()
     );
