@@ -105,6 +105,7 @@ import chess.engine
 import chess.pgn
 
 from atomic_file import write_atomically
+from epd_halves import half_of  # the records not tuned on: the fixed rule of the split
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VALUES = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK: 500, chess.QUEEN: 900,
@@ -444,11 +445,6 @@ def balanced(records, n, seen):
 
 STAT_KEYS = ("games", "scanned", "SEE", "winner", "duplicate", "searched", "Stockfish", "unlabelled",
              "qualified", "kept")
-
-
-def half_of(epd4):
-    """The half of a record not in the tuned set, by its four EPD fields alone."""
-    return "validation" if hashlib.sha256(epd4.encode("utf-8")).digest()[0] & 1 else "tuning"
 
 
 def read_tuned(path):

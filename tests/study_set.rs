@@ -50,7 +50,44 @@ fn every_record_of_the_set_is_legal_with_a_key_move_a_claim_and_a_source() {
             "{}: no check",
             r.place
         );
+        let half = op("c5").unwrap_or_default();
+        assert!(
+            half == "tuning" || half == "validation",
+            "{}: c5 {half:?}",
+            r.place
+        );
     }
+    // Réti's study, on which PIONEER was developed, is tuning whatever the rule says.
+    let reti = records.iter().find(|r| r.id == "Reti 1921").unwrap();
+    assert!(reti
+        .other
+        .contains(&("c5".to_string(), "tuning".to_string())));
+}
+
+#[test]
+fn study_epd_counts_each_half_validation_first() {
+    let kpk = "2k5/8/1K1P4/8/8/8/8/8 w - - bm Kc6; id \"KPK\"; c1 \"win\"; c5 \"tuning\";";
+    let kqk = "8/8/8/8/8/2k5/8/K6Q w - - bm Qh3; id \"KQK\"; c1 \"win\"; c5 \"validation\";";
+    let path = temp_epd("halves", &format!("{kpk}\n{kqk}\n"));
+    let (ok, out, err) = tropa(&["study", "--epd", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    // Each half's line counts its records' lines.
+    let counts = |line: &str| {
+        let solved = line.contains("solved yes");
+        let proven = solved && line.contains("proven yes");
+        (usize::from(solved), usize::from(proven))
+    };
+    for (half, record) in [("validation", lines[1]), ("tuning", lines[0])] {
+        let (solved, proven) = counts(record);
+        let expected = format!("{half}: 1 records: {solved} solved, {proven} solved and proven");
+        assert!(lines.contains(&expected.as_str()), "{expected}\n{out}");
+    }
+    assert!(lines[2].starts_with("validation: "), "{out}");
+    assert!(lines[3].starts_with("tuning: "), "{out}");
+    assert!(lines[4].starts_with("2 records: "), "{out}");
 }
 
 #[test]

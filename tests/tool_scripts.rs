@@ -1,8 +1,9 @@
 //! The developers' scripts that have no command of their own in `tropa`:
 //! `scripts/bench_compare.py` (two binaries' `tropa bench` speed, run alternately),
-//! `scripts/time_safety.py` (time forfeits at very short controls) and
-//! `scripts/combination_set.py` (the combination set's builder), each on the real binary where a
-//! test can afford it and on stand-ins where a result must be known.
+//! `scripts/time_safety.py` (time forfeits at very short controls),
+//! `scripts/combination_set.py` (the combination set's builder) and `scripts/epd_halves.py`
+//! (the tuning and validation halves of a set), each on the real binary where a test can afford
+//! it and on stand-ins where a result must be known.
 
 mod common;
 
@@ -228,4 +229,64 @@ fn combination_set_builds_labelled_records_that_verify() {
             "{with}"
         );
     }
+}
+
+#[test]
+fn epd_halves_writes_each_records_half_once_and_checks_it() {
+    let dir = common::temp_dir("tool-scripts", "epd-halves");
+    let set = dir.join("set.epd");
+    let records = [
+        "# a comment stays",
+        "7K/8/k1P5/7p/8/8/8/8 w - - bm Kg7; id \"a\";",
+        "8/8/1KP5/3r4/8/8/8/k7 w - - bm c7; id \"b\"; c5 \"tuning\";",
+        "2k5/8/1K1P4/8/8/8/8/8 w - -",
+    ];
+    std::fs::write(&set, records.join("\n") + "\n").unwrap();
+    let path = set.to_str().unwrap();
+    let (ok, out) = common::script("epd_halves.py", &[path, "--check"]);
+    assert!(!ok && out.contains("2 records without c5"), "{out}");
+    let (ok, out) = common::script("epd_halves.py", &[path]);
+    assert!(ok && out.contains("2 halves written"), "{out}");
+    let text = std::fs::read_to_string(&set).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], records[0]);
+    assert_eq!(lines[2], records[2], "a half already named is kept");
+    // The rule is the position's alone: the same four fields, the same half, with or without
+    // the record's operations.
+    let half = |line: &str| {
+        line.split("c5 \"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        lines[1].starts_with(records[1]) && lines[1].ends_with("\";"),
+        "{text}"
+    );
+    assert!(
+        lines[3].starts_with("2k5/8/1K1P4/8/8/8/8/8 w - - c5 \""),
+        "{text}"
+    );
+    for line in [lines[1], lines[3]] {
+        assert!(
+            ["tuning", "validation"].contains(&half(line).as_str()),
+            "{text}"
+        );
+    }
+    let (ok, out) = common::script("epd_halves.py", &[path, "--check"]);
+    assert!(ok && out.contains("0 halves written"), "{out}");
+    let (ok, out) = common::script("epd_halves.py", &[path]);
+    assert!(ok && out.contains("0 halves written"), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(&set).unwrap(),
+        text,
+        "a second run changes nothing"
+    );
+    std::fs::write(&set, "not an epd\n").unwrap();
+    let (ok, out) = common::script("epd_halves.py", &[path]);
+    assert!(!ok && out.contains(":1: not an EPD record"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

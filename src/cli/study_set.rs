@@ -46,6 +46,16 @@ fn claim_of(record: &Record) -> Result<Claim, String> {
     }
 }
 
+/// The half a record names in its `c5` ("tuning" or "validation", `scripts/epd_halves.py`), ""
+/// where it names none.
+fn half_of(record: &Record) -> String {
+    record
+        .other
+        .iter()
+        .find(|(code, _)| code == "c5")
+        .map_or(String::new(), |(_, half)| half.clone())
+}
+
 /// One record's outcome, as its line reports it.
 struct Outcome {
     line: String,
@@ -96,7 +106,8 @@ fn outcome_of(record: &Record, claim: Claim, run: &StudyRun) -> Outcome {
 /// PIONEER's move (the first of the proof's main line), whether it is the key move (`bm`),
 /// whether the proof establishes the claimed result (`c1 "win"`: the side to move wins;
 /// `c1 "draw"`: it at least draws, and no more), the sizes of the zone tree and the proof tree
-/// from the start position, the time — then the totals, where a record counts as solved and
+/// from the start position, the time — then, where the records name their half (`c5`), each
+/// half's counts, validation first, then the totals, where a record counts as solved and
 /// proven when both hold. Every record is checked before any is run, so that a bad line costs
 /// no search. Progress goes to standard error, each line after the record's id. `claim`, when
 /// given, is every record's claim, and `c1` is not read (a set whose `c1` says something else,
@@ -123,6 +134,8 @@ pub fn study_set(
     let next = AtomicUsize::new(0);
     let (send, receive) = mpsc::channel();
     let (mut solved, mut proven, mut zone_positions, mut proof_positions) = (0, 0, 0, 0);
+    // Per half (the record's `c5`, "" without one): records, solved, solved and proven.
+    let mut halves: BTreeMap<String, [usize; 3]> = BTreeMap::new();
     let mut own_time = Duration::ZERO;
     std::thread::scope(|scope| {
         for _ in 0..threads {
@@ -150,6 +163,10 @@ pub fn study_set(
                 say!("{}", o.line);
                 solved += o.solved as usize;
                 proven += (o.solved && o.proven) as usize;
+                let half = halves.entry(half_of(&records[printed])).or_default();
+                half[0] += 1;
+                half[1] += o.solved as usize;
+                half[2] += (o.solved && o.proven) as usize;
                 zone_positions += o.zone_positions;
                 proof_positions += o.proof_positions;
                 own_time += o.elapsed;
@@ -165,6 +182,18 @@ pub fn study_set(
     } else {
         String::new()
     };
+    if halves.keys().any(|h| !h.is_empty()) {
+        // Validation first, then tuning, then any other name (and records without one).
+        let mut names: Vec<&String> = halves.keys().collect();
+        names.sort_by_key(|h| (*h != "validation", *h != "tuning", h.to_string()));
+        for name in names {
+            let [records, solved, proven] = halves[name];
+            say!(
+                "{}: {records} records: {solved} solved, {proven} solved and proven",
+                if name.is_empty() { "no half" } else { name }
+            );
+        }
+    }
     say!(
         "{} records: {solved} solved, {proven} solved and proven, positions {zone_positions} in the zone trees and {proof_positions} in the proof trees, total time {:.1} s{threads_note}",
         records.len(),
