@@ -76,7 +76,7 @@ pub fn hunt(board: &Board, first: Move, limits: HuntLimits) -> Option<Hunt> {
 /// outgrows `limits.nodes`.
 pub fn best_hunt(board: &Board, limits: HuntLimits) -> Option<Hunt> {
     let mut tree = Tree::new(board, limits);
-    let (net, line) = tree.hunt(board, 0, 0, -MATE_GAIN, MATE_GAIN)?;
+    let (net, line) = tree.attack(board, 0, 0, -MATE_GAIN, MATE_GAIN)?;
     Some(Hunt { line, net })
 }
 
@@ -191,7 +191,7 @@ impl Tree {
     /// The value and line of the hunter to move in `board`, having made `moves` moves, at
     /// `ply` plies from the first check: its best check, or the material as it stands with its
     /// best winning capture (not while in check).
-    fn hunt(
+    fn attack(
         &mut self,
         board: &Board,
         moves: u8,
@@ -259,7 +259,7 @@ impl Tree {
         for mv in answers {
             let mut after = board.clone();
             after.play_unchecked(mv);
-            let (value, mut line) = self.hunt(&after, moves, ply + 1, alpha, beta)?;
+            let (value, mut line) = self.attack(&after, moves, ply + 1, alpha, beta)?;
             if best.as_ref().is_none_or(|(b, _)| value < *b) {
                 line.insert(0, mv);
                 best = Some((value, line));
