@@ -23,6 +23,7 @@
 //! search does not refute: how often a reader who asks "why this move?" gets an answer.
 
 use crate::bound::Bound;
+use crate::cli::epd::{in_report_order, read_suite};
 use crate::explain::{check_plans_counted, distinct_ideas, ranked, CheckLimits, PlanStatus};
 use crate::pioneer::attacks::attack::TrajectoryLimits;
 use crate::pioneer::play::moves::StepRole;
@@ -92,7 +93,7 @@ pub fn measure(
     check: CheckLimits,
     control: bool,
 ) -> Result<(), String> {
-    let records = crate::cli::epd::read_suite(path)?;
+    let records = read_suite(path)?;
     let start = Instant::now();
     let (mut measured, mut found, mut proposed, mut method_right, mut defender_right) =
         (0, 0, 0, 0, 0);
@@ -104,16 +105,10 @@ pub fn measure(
         let Some(&key) = record.best.first() else {
             return Err(format!("{}: no key move (bm)", record.place));
         };
-        let label = |code: &str| {
-            record
-                .other
-                .iter()
-                .find(|(c, _)| c == code)
-                .map(|(_, text)| text.clone())
-        };
-        let method = label("c2").unwrap_or_default();
-        let defender = label("c1")
-            .and_then(|t| t.strip_prefix("defender ").map(str::to_string))
+        let method = record.operand("c2").unwrap_or_default();
+        let defender = record
+            .operand("c1")
+            .and_then(|t| t.strip_prefix("defender "))
             .unwrap_or_default();
         let began = Instant::now();
         let analysis = Analysis::new(board, TrajectoryLimits::default());
@@ -177,7 +172,7 @@ pub fn measure(
             .then(|| control_moves(board, nodes).iter().position(|&mv| mv == key))
             .flatten();
         control_found += usize::from(control_rank.is_some());
-        let half: &mut Half = halves.entry(label("c5").unwrap_or_default()).or_default();
+        let half: &mut Half = halves.entry(record.half().to_string()).or_default();
         half.measured += 1;
         half.found += usize::from(rank.is_some());
         half.control += usize::from(control_rank.is_some());
@@ -212,11 +207,7 @@ pub fn measure(
     nodes_spent.sort_unstable();
     let share = |n: usize, of: usize| format!("{n} of {of} ({:.0}%)", 100.0 * n as f64 / of as f64);
     if halves.keys().any(|h| !h.is_empty()) {
-        // Validation first, then tuning, then any other name (and records without one).
-        let order = |h: &String| (h != "validation", h != "tuning", h.clone());
-        let mut names: Vec<&String> = halves.keys().collect();
-        names.sort_by_key(|h| order(h));
-        for name in names {
+        for name in in_report_order(halves.keys()) {
             let h = &halves[name];
             let control_text = if control {
                 format!(

@@ -36,6 +36,30 @@ pub struct Record {
     pub other: Vec<(String, String)>,
 }
 
+impl Record {
+    /// The operand of the record's operation `code` (`"c1"`), if it has one.
+    pub fn operand(&self, code: &str) -> Option<&str> {
+        self.other
+            .iter()
+            .find(|(c, _)| c == code)
+            .map(|(_, operand)| operand.as_str())
+    }
+
+    /// The half of its set the record names in `c5` ("tuning" or "validation",
+    /// `scripts/epd_halves.py`), "" where it names none.
+    pub fn half(&self) -> &str {
+        self.operand("c5").unwrap_or_default()
+    }
+}
+
+/// The halves of a set (`Record::half`) in the order they are reported: validation first,
+/// then tuning, then any other name by its spelling (the records that name none, "", first).
+pub fn in_report_order<'a>(halves: impl Iterator<Item = &'a String>) -> Vec<&'a String> {
+    let mut names: Vec<&String> = halves.collect();
+    names.sort_by_key(|h| (*h != "validation", *h != "tuning", h.to_string()));
+    names
+}
+
 /// Splits the operations part of an EPD line into `(opcode, operands)`, honouring quotes.
 fn operations(text: &str) -> Vec<(String, String)> {
     let mut ops = Vec::new();

@@ -9,7 +9,7 @@
 //! record's verdict and trees do not depend on the thread count (the judge clears its search
 //! before every leaf), only the times do.
 
-use crate::cli::epd::{read_suite, Record};
+use crate::cli::epd::{in_report_order, read_suite, Record};
 use crate::cli::pioneer::{run_study, StudyOptions, StudyRun};
 use crate::pioneer::uses::proof::ProofOutcome;
 use crate::rules::notation::move_to_san;
@@ -31,8 +31,7 @@ pub enum Claim {
 
 /// The claim of a record; the error names the record's line.
 fn claim_of(record: &Record) -> Result<Claim, String> {
-    let c1 = record.other.iter().find(|(code, _)| code == "c1");
-    match c1.map(|(_, operand)| operand.as_str()) {
+    match record.operand("c1") {
         Some("win") => Ok(Claim::Win),
         Some("draw") => Ok(Claim::Draw),
         Some(other) => Err(format!(
@@ -44,16 +43,6 @@ fn claim_of(record: &Record) -> Result<Claim, String> {
             record.place
         )),
     }
-}
-
-/// The half a record names in its `c5` ("tuning" or "validation", `scripts/epd_halves.py`), ""
-/// where it names none.
-fn half_of(record: &Record) -> String {
-    record
-        .other
-        .iter()
-        .find(|(code, _)| code == "c5")
-        .map_or(String::new(), |(_, half)| half.clone())
 }
 
 /// One record's outcome, as its line reports it.
@@ -163,7 +152,9 @@ pub fn study_set(
                 say!("{}", o.line);
                 solved += o.solved as usize;
                 proven += (o.solved && o.proven) as usize;
-                let half = halves.entry(half_of(&records[printed])).or_default();
+                let half = halves
+                    .entry(records[printed].half().to_string())
+                    .or_default();
                 half[0] += 1;
                 half[1] += o.solved as usize;
                 half[2] += (o.solved && o.proven) as usize;
@@ -183,10 +174,7 @@ pub fn study_set(
         String::new()
     };
     if halves.keys().any(|h| !h.is_empty()) {
-        // Validation first, then tuning, then any other name (and records without one).
-        let mut names: Vec<&String> = halves.keys().collect();
-        names.sort_by_key(|h| (*h != "validation", *h != "tuning", h.to_string()));
-        for name in names {
+        for name in in_report_order(halves.keys()) {
             let [records, solved, proven] = halves[name];
             say!(
                 "{}: {records} records: {solved} solved, {proven} solved and proven",

@@ -324,11 +324,12 @@ pub fn static_combinations(board: &Board, analysis: &Analysis) -> Vec<Combinatio
 pub fn combinations(board: &Board, analysis: &Analysis) -> Vec<Combination> {
     let moves = played_moves(board);
     let mut out = against_defenders(board, analysis, &moves);
-    // A move against a defender is read as such: it names the hindering piece it acts on.
-    let hunts: Vec<Combination> = hunts(board, &moves)
-        .into_iter()
-        .filter(|h| !out.iter().any(|c| c.mv == h.mv))
-        .collect();
+    // A move against a defender is read as such: it names the hindering piece it acts on, and
+    // no hunt's tree is grown for it.
+    let others = moves
+        .iter()
+        .filter(|(mv, _)| !out.iter().any(|c| c.mv == *mv));
+    let hunts = hunts(board, others);
     out.extend(hunts);
     ordered(board, &moves, out)
 }
@@ -393,7 +394,7 @@ fn against_defenders(
 
 /// The king as the defender of its own square: the checks that hunt it and the sacrifices
 /// without check whose capture lets a hunt begin (`attacks::hunt`).
-fn hunts(board: &Board, moves: &[(Move, Board)]) -> Vec<Combination> {
+fn hunts<'a>(board: &Board, moves: impl Iterator<Item = &'a (Move, Board)>) -> Vec<Combination> {
     let us = board.side_to_move();
     let Some(king) = (board.pieces(Piece::King) & board.colors(!us)).next_square() else {
         return Vec::new();
