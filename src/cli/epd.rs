@@ -56,7 +56,7 @@ impl Record {
 /// then tuning, then any other name by its spelling (the records that name none, "", first).
 pub fn in_report_order<'a>(halves: impl Iterator<Item = &'a String>) -> Vec<&'a String> {
     let mut names: Vec<&String> = halves.collect();
-    names.sort_by_key(|h| (*h != "validation", *h != "tuning", h.to_string()));
+    names.sort_by_key(|&h| (h != "validation", h != "tuning", h));
     names
 }
 
