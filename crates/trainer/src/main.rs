@@ -9,7 +9,7 @@ use tropa_trainer::data::DataSet;
 use tropa_trainer::manifest::{refined_json, rescaled_json, sha256_file, Manifest, TrainedRefit};
 use tropa_trainer::net::FloatNet;
 use tropa_trainer::refine::refine_output;
-use tropa_trainer::train::{train, TrainSettings};
+use tropa_trainer::train::{train, Schedule, TrainSettings};
 
 /// `--refine`'s sample when none is given: one training position in 5. On net 10b8 one in 25
 /// learned its sample (docs/learned-evaluation.md, "The output layer's rounding fitted to data").
@@ -42,13 +42,13 @@ struct Args {
     /// --scale; nets trained on other splits compared on the same games.
     #[arg(long, value_name = "NET", requires = "data")]
     #[arg(conflicts_with_all = ["rescale", "labelled", "output", "output_scale", "hidden",
-        "buckets", "king_buckets", "mirror", "epochs", "batch", "learning_rate"])]
+        "buckets", "king_buckets", "mirror", "epochs", "batch", "learning_rate", "schedule"])]
     loss_of: Vec<PathBuf>,
     /// Instead of training: this net with its output layer's rounding fitted to the training
     /// games of DATA (see --refine-every), written to --output.
     #[arg(long, value_name = "NET", requires_all = ["data", "output"])]
     #[arg(conflicts_with_all = ["rescale", "loss_of", "labelled", "output_scale", "hidden",
-        "buckets", "king_buckets", "mirror", "epochs", "batch", "learning_rate"])]
+        "buckets", "king_buckets", "mirror", "epochs", "batch", "learning_rate", "schedule"])]
     refine: Option<PathBuf>,
     /// The output refit sums one training position in K: with --refine (default 5); given
     /// with training, the trained net is refitted so before it is written.
@@ -75,9 +75,13 @@ struct Args {
     /// Positions per step.
     #[arg(long, default_value_t = 16384)]
     batch: usize,
-    /// Adam step size (multiplied by 0.1 for the last quarter of the epochs).
+    /// Adam step size (the schedule's first).
     #[arg(long, default_value_t = 0.001)]
     learning_rate: f32,
+    /// How the step size changes: step (times 0.1 for the last quarter of the epochs), cosine
+    /// (along half a cosine to 1 % of it at the last batch) or constant.
+    #[arg(long, value_enum, default_value_t = Schedule::Step)]
+    schedule: Schedule,
     /// Weight of the game result in the target (the rest: the search score).
     #[arg(long, default_value_t = 0.25)]
     result_weight: f32,
@@ -168,7 +172,7 @@ fn settings(args: &Args) -> TrainSettings {
         epochs: args.epochs,
         batch: args.batch,
         learning_rate: args.learning_rate,
-        final_drop: true,
+        schedule: args.schedule,
         mirror: args.mirror,
         result_weight: args.result_weight,
         scale: args.scale,

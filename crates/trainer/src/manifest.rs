@@ -142,7 +142,7 @@ impl Manifest<'_> {
             words => format!(", {words}"),
         };
         format!(
-            "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"architecture\": \"(768 -> {})x2 -> 1, SCReLU, {} output buckets{}\",\n  \"data\": [{}],\n  \"games\": {},\n  \"labelled_positions\": {},\n  \"labelled_score_factor\": {},\n  \"train_positions\": {},\n  \"validation_positions\": {},\n  \"seed\": {},\n  \"epochs\": {},\n  \"batch\": {},\n  \"learning_rate\": {},\n  \"mirror\": {},\n  \"result_weight\": {},\n  \"scale\": {},\n  \"output_scale\": {},\n  \"quantised_validation\": {},\n  \"refit\": {refit},\n  \"losses\": [\n    {}\n  ]\n}}\n",
+            "{{\n  \"commit\": {},\n  \"net_sha256\": {},\n  \"architecture\": \"(768 -> {})x2 -> 1, SCReLU, {} output buckets{}\",\n  \"data\": [{}],\n  \"games\": {},\n  \"labelled_positions\": {},\n  \"labelled_score_factor\": {},\n  \"train_positions\": {},\n  \"validation_positions\": {},\n  \"seed\": {},\n  \"epochs\": {},\n  \"batch\": {},\n  \"learning_rate\": {},\n  \"schedule\": {},\n  \"mirror\": {},\n  \"result_weight\": {},\n  \"scale\": {},\n  \"output_scale\": {},\n  \"quantised_validation\": {},\n  \"refit\": {refit},\n  \"losses\": [\n    {}\n  ]\n}}\n",
             quote(&self.commit),
             quote(&self.net_sha256),
             self.hidden,
@@ -158,6 +158,7 @@ impl Manifest<'_> {
             s.epochs,
             s.batch,
             number(s.learning_rate),
+            quote(&s.schedule.name()),
             s.mirror,
             number(s.result_weight),
             number(s.scale),

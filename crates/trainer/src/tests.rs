@@ -6,7 +6,7 @@
 use crate::data::{DataSet, Position};
 use crate::net::FloatNet;
 use crate::selfplay_fixture::selfplay_file;
-use crate::train::{mean_loss, train, TrainSettings};
+use crate::train::{mean_loss, train, Schedule, TrainSettings};
 use tropa::datagen::format::{Outcome, Sample};
 use tropa::eval::nnue::{output_bucket, KingBuckets, Network};
 use tropa::rules::{legal_moves, piece_value, Board, Color, Piece};
@@ -62,7 +62,7 @@ pub(crate) fn settings(epochs: usize) -> TrainSettings {
         epochs,
         batch: 128,
         learning_rate: 0.003,
-        final_drop: false,
+        schedule: Schedule::Constant,
         mirror: false,
         result_weight: 0.25,
         scale: 400.0,

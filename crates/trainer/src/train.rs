@@ -21,10 +21,10 @@ pub struct TrainSettings {
     pub epochs: usize,
     /// Positions per step.
     pub batch: usize,
-    /// Adam step size.
+    /// Adam step size (the schedule's first).
     pub learning_rate: f32,
-    /// The step size is multiplied by 0.1 for the last quarter of the epochs.
-    pub final_drop: bool,
+    /// How the step size changes over the run.
+    pub schedule: Schedule,
     /// Train every position mirrored between the a- and h-files in every other epoch (odd
     /// positions in odd epochs, even ones in even epochs): twice the positions for one
     /// self-play run, since the result and score of a position are those of its mirror image.
@@ -37,6 +37,50 @@ pub struct TrainSettings {
     pub threads: usize,
     /// Seed of the shuffles.
     pub seed: u64,
+}
+
+/// How the step size changes over a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Schedule {
+    /// The same step size throughout.
+    Constant,
+    /// The step size multiplied by 0.1 for the last quarter of the epochs.
+    Step,
+    /// The step size falls along half a cosine, batch by batch, from the full size at the first
+    /// batch to `COSINE_FLOOR` of it at the last.
+    Cosine,
+}
+
+/// The cosine schedule's last step size, as a share of the first.
+pub const COSINE_FLOOR: f32 = 0.01;
+
+impl Schedule {
+    /// The schedule's name, as `--schedule` takes it.
+    pub fn name(self) -> String {
+        use clap::ValueEnum;
+        self.to_possible_value()
+            .map_or_else(String::new, |v| v.get_name().to_owned())
+    }
+
+    /// The step size of batch `step` (from 0) of `steps`, in epoch `epoch` (from 1) of
+    /// `epochs`, for a first step size of `first`.
+    pub fn step_size(
+        self,
+        first: f32,
+        (epoch, epochs): (usize, usize),
+        (step, steps): (usize, usize),
+    ) -> f32 {
+        match self {
+            Schedule::Constant => first,
+            Schedule::Step if epoch > epochs * 3 / 4 => first * 0.1,
+            Schedule::Step => first,
+            Schedule::Cosine => {
+                let done = step as f32 / (steps.max(2) - 1) as f32;
+                let fall = 0.5 * (1.0 + (std::f32::consts::PI * done.min(1.0)).cos());
+                first * (COSINE_FLOOR + (1.0 - COSINE_FLOOR) * fall)
+            }
+        }
+    }
 }
 
 /// The losses after one epoch.
@@ -150,17 +194,19 @@ pub fn train(
     let mut rng = Rng::for_stream(s.seed, 1);
     let mut grads = vec![vec![0.0f32; n]; threads];
     let mut losses = Vec::new();
+    let batch_size = s.batch.max(1);
+    let steps = order.len().div_ceil(batch_size) * s.epochs;
+    let mut step = 0;
     for epoch in 1..=s.epochs {
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i + 1));
         }
-        let lr = if s.final_drop && epoch > s.epochs * 3 / 4 {
-            s.learning_rate * 0.1
-        } else {
-            s.learning_rate
-        };
         let mut sum = 0.0f64;
-        for batch in order.chunks(s.batch.max(1)) {
+        for batch in order.chunks(batch_size) {
+            let lr = s
+                .schedule
+                .step_size(s.learning_rate, (epoch, s.epochs), (step, steps));
+            step += 1;
             let part = batch.len().div_ceil(threads);
             let frozen: &FloatNet = net;
             let batch_loss: f64 = std::thread::scope(|scope| {
@@ -213,4 +259,38 @@ pub fn train(
         losses.push(result);
     }
     losses
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Schedule, COSINE_FLOOR};
+
+    #[test]
+    fn the_schedules_keep_drop_or_fall_as_documented() {
+        let (first, epochs, per_epoch) = (0.002, 8, 10);
+        let steps = epochs * per_epoch;
+        let sizes = |schedule: Schedule| -> Vec<f32> {
+            (0..steps)
+                .map(|step| {
+                    schedule.step_size(first, (step / per_epoch + 1, epochs), (step, steps))
+                })
+                .collect()
+        };
+        assert!(sizes(Schedule::Constant).iter().all(|&lr| lr == first));
+        // Step: the full size through epoch 6, a tenth in epochs 7 and 8.
+        let step = sizes(Schedule::Step);
+        assert!(step[..6 * per_epoch].iter().all(|&lr| lr == first));
+        assert!(step[6 * per_epoch..]
+            .iter()
+            .all(|&lr| (lr - first * 0.1).abs() < 1e-9));
+        // Cosine: from the full size to the floor, never rising, half way at the middle.
+        let cosine = sizes(Schedule::Cosine);
+        assert!((cosine[0] - first).abs() < 1e-9);
+        assert!((cosine[steps - 1] - first * COSINE_FLOOR).abs() < 1e-9);
+        assert!(cosine.windows(2).all(|w| w[1] <= w[0]));
+        let middle = Schedule::Cosine.step_size(first, (1, 1), (1, 3));
+        assert!((middle - first * (1.0 + COSINE_FLOOR) / 2.0).abs() < 1e-6);
+        // One batch in all: the full size.
+        assert_eq!(Schedule::Cosine.step_size(first, (1, 1), (0, 1)), first);
+    }
 }
