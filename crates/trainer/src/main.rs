@@ -78,8 +78,7 @@ struct Args {
     /// Adam step size (the schedule's first).
     #[arg(long, default_value_t = 0.001)]
     learning_rate: f32,
-    /// How the step size changes: step (times 0.1 for the last quarter of the epochs), cosine
-    /// (along half a cosine to 1 % of it at the last batch) or constant.
+    /// How the step size changes over the run.
     #[arg(long, value_enum, default_value_t = Schedule::Step)]
     schedule: Schedule,
     /// Weight of the game result in the target (the rest: the search score).

@@ -47,7 +47,7 @@ pub enum Schedule {
     /// The step size multiplied by 0.1 for the last quarter of the epochs.
     Step,
     /// The step size falls along half a cosine, batch by batch, from the full size at the first
-    /// batch to `COSINE_FLOOR` of it at the last.
+    /// batch to 1 % of it (`COSINE_FLOOR`) at the last.
     Cosine,
 }
 
@@ -195,18 +195,19 @@ pub fn train(
     let mut grads = vec![vec![0.0f32; n]; threads];
     let mut losses = Vec::new();
     let batch_size = s.batch.max(1);
-    let steps = order.len().div_ceil(batch_size) * s.epochs;
-    let mut step = 0;
+    let per_epoch = order.len().div_ceil(batch_size);
     for epoch in 1..=s.epochs {
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i + 1));
         }
         let mut sum = 0.0f64;
-        for batch in order.chunks(batch_size) {
-            let lr = s
-                .schedule
-                .step_size(s.learning_rate, (epoch, s.epochs), (step, steps));
-            step += 1;
+        for (index, batch) in order.chunks(batch_size).enumerate() {
+            let step = (epoch - 1) * per_epoch + index;
+            let lr = s.schedule.step_size(
+                s.learning_rate,
+                (epoch, s.epochs),
+                (step, per_epoch * s.epochs),
+            );
             let part = batch.len().div_ceil(threads);
             let frozen: &FloatNet = net;
             let batch_loss: f64 = std::thread::scope(|scope| {
