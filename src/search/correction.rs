@@ -12,7 +12,7 @@
 //! (the residual), so features that explain the same error share it instead of each counting
 //! it in full. Deeper results weigh more.
 
-use crate::rules::{Board, Color, Piece};
+use crate::rules::{is_capture, is_en_passant, Board, Color, Move, Piece};
 use crate::search::history::PieceTo;
 use crate::search::params::{
     CORRECTION_MATERIAL_WEIGHT, CORRECTION_MAX, CORRECTION_PAWNS_WEIGHT, CORRECTION_PIECES_WEIGHT,
@@ -68,9 +68,59 @@ const PIECES: [Piece; 6] = [
     Piece::King,
 ];
 
-/// The key of the `feature` of `board`, reached by `previous`: positions equal in that feature
-/// share it. `None` where the position lacks the feature (no previous move).
-fn key(feature: Feature, board: &Board, previous: Option<PieceTo>) -> Option<u64> {
+/// How many pieces of each kind but the king each side has, four bits a count (a side has at
+/// most fifteen pieces besides its king: `parse_fen` refuses more, and no move adds one),
+/// White's pawns to queens in the high bits, then Black's: what the material table keys
+/// positions by. Only captures and promotions change it, so the search carries it along the
+/// path (`after`) rather than counting every node's pieces.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Material(u64);
+
+impl Material {
+    /// The material of `board`, counted.
+    pub fn of(board: &Board) -> Self {
+        let counts = [Color::White, Color::Black].iter().flat_map(|&color| {
+            PIECES[..5]
+                .iter()
+                .map(move |&piece| u64::from(board.colored_pieces(color, piece).len()))
+        });
+        Material(counts.fold(0, |packed, count| packed << 4 | count))
+    }
+
+    /// The material after `mv` is played on `board`, whose material this is.
+    pub fn after(self, board: &Board, mv: Move) -> Self {
+        let us = board.side_to_move();
+        let mut packed = self.0;
+        if is_en_passant(board, mv) {
+            packed = packed.wrapping_sub(Self::one(!us, Piece::Pawn));
+        } else if is_capture(board, mv) {
+            let victim = board.piece_on(mv.to).unwrap_or(Piece::Pawn);
+            packed = packed.wrapping_sub(Self::one(!us, victim));
+        }
+        if let Some(promoted) = mv.promotion {
+            packed = packed
+                .wrapping_sub(Self::one(us, Piece::Pawn))
+                .wrapping_add(Self::one(us, promoted));
+        }
+        Material(packed)
+    }
+
+    /// One piece of `color`'s `piece` in the packed counts.
+    fn one(color: Color, piece: Piece) -> u64 {
+        let field = color as u32 * 5 + piece as u32;
+        1 << (4 * (9 - field))
+    }
+}
+
+/// The key of the `feature` of a position (`board`, its `material`, reached by `previous`):
+/// positions equal in that feature share it. `None` where the position lacks the feature (no
+/// previous move).
+fn key(
+    feature: Feature,
+    board: &Board,
+    material: Material,
+    previous: Option<PieceTo>,
+) -> Option<u64> {
     Some(match feature {
         Feature::Pawns => {
             let white = board.colored_pieces(Color::White, Piece::Pawn).0;
@@ -80,24 +130,20 @@ fn key(feature: Feature, board: &Board, previous: Option<PieceTo>) -> Option<u64
         Feature::Pieces(color) => PIECES[1..].iter().zip(MIX).fold(0, |key, (&piece, mix)| {
             key ^ board.colored_pieces(color, piece).0.wrapping_mul(mix)
         }),
-        Feature::Material => {
-            // Four bits a count (at most ten of a kind after promotions), one side after the other.
-            let counts = [Color::White, Color::Black].iter().flat_map(|&color| {
-                PIECES[..5]
-                    .iter()
-                    .map(move |&piece| u64::from(board.colored_pieces(color, piece).len()))
-            });
-            let packed = counts.fold(0u64, |packed, count| packed << 4 | count.min(15));
-            packed.wrapping_mul(MIX[5])
-        }
+        Feature::Material => material.0.wrapping_mul(MIX[5]),
         Feature::PreviousMove => (previous?.index() as u64 + 1).wrapping_mul(MIX[2]),
     })
 }
 
-/// The slot of `board`, reached by `previous`, in the table of the `table`-th feature; `None`
-/// where the position lacks that feature.
-fn index(table: usize, board: &Board, previous: Option<PieceTo>) -> Option<usize> {
-    let slot = (key(FEATURES[table].0, board, previous)? >> 50) as usize & (SIZE - 1);
+/// The slot of a position (`board`, its `material`, reached by `previous`) in the table of the
+/// `table`-th feature; `None` where the position lacks that feature.
+fn index(
+    table: usize,
+    board: &Board,
+    material: Material,
+    previous: Option<PieceTo>,
+) -> Option<usize> {
+    let slot = (key(FEATURES[table].0, board, material, previous)? >> 50) as usize & (SIZE - 1);
     Some((table * 2 + board.side_to_move() as usize) * SIZE + slot)
 }
 
@@ -119,10 +165,15 @@ impl CorrectionHistory {
         self.entries.fill(0);
     }
 
-    /// Where `board`, reached by `previous`, lies in each feature's table (`None` for a
-    /// table that has no slot for it).
-    fn slots(board: &Board, previous: Option<PieceTo>) -> [Option<usize>; FEATURES.len()] {
-        std::array::from_fn(|table| index(table, board, previous))
+    /// Where a position (`board`, its `material`, reached by `previous`) lies in each
+    /// feature's table (`None` for a table that has no slot for it).
+    fn slots(
+        board: &Board,
+        material: Material,
+        previous: Option<PieceTo>,
+    ) -> [Option<usize>; FEATURES.len()] {
+        debug_assert_eq!(material, Material::of(board));
+        std::array::from_fn(|table| index(table, board, material, previous))
     }
 
     /// The correction held at `slots`, in centipawns.
@@ -137,25 +188,32 @@ impl CorrectionHistory {
         ((sum / (256 * i64::from(GRAIN))) as i32).clamp(-CORRECTION_MAX, CORRECTION_MAX)
     }
 
-    /// The static evaluation `raw` of `board`, reached by the opponent's move `previous`
-    /// (`None` at the root or after a null move), corrected.
-    pub fn corrected(&self, board: &Board, previous: Option<PieceTo>, raw: i32) -> i32 {
-        raw + self.correction(&Self::slots(board, previous))
+    /// The static evaluation `raw` of `board` (of `material`), reached by the opponent's move
+    /// `previous` (`None` at the root or after a null move), corrected.
+    pub fn corrected(
+        &self,
+        board: &Board,
+        material: Material,
+        previous: Option<PieceTo>,
+        raw: i32,
+    ) -> i32 {
+        raw + self.correction(&Self::slots(board, material, previous))
     }
 
-    /// Folds in a search result: the node `board`, reached by `previous`, searched at `depth`,
-    /// scored `searched` where the uncorrected static evaluation said `raw`. Each table moves
-    /// by a share of what the corrected evaluation still misses.
+    /// Folds in a search result: the node `board` (of `material`), reached by `previous`,
+    /// searched at `depth`, scored `searched` where the uncorrected static evaluation said
+    /// `raw`. Each table moves by a share of what the corrected evaluation still misses.
     pub fn update(
         &mut self,
         board: &Board,
+        material: Material,
         previous: Option<PieceTo>,
         depth: i32,
         raw: i32,
         searched: i32,
     ) {
         // The keys are computed once, for the correction and for the tables it changes.
-        let slots = Self::slots(board, previous);
+        let slots = Self::slots(board, material, previous);
         let missed = (searched - raw - self.correction(&slots))
             .clamp(-2 * CORRECTION_MAX, 2 * CORRECTION_MAX);
         let weight =
@@ -179,6 +237,43 @@ mod tests {
     use super::*;
     use crate::rules::{parse_fen, Square};
 
+    /// The correction of `table` for `board`, its material counted.
+    fn corrected(
+        table: &CorrectionHistory,
+        board: &Board,
+        previous: Option<PieceTo>,
+        raw: i32,
+    ) -> i32 {
+        table.corrected(board, Material::of(board), previous, raw)
+    }
+
+    #[test]
+    fn material_carried_along_a_game_equals_material_counted() {
+        // Captures, en passant, promotions with and without a capture, castling: after every
+        // move the carried material is the counted one.
+        let games = [
+            (
+                crate::rules::START_FEN,
+                "e2e4 d7d5 e4d5 c7c5 d5c6 b7b6 c6c7 d8d7 c7b8q g8f6 b8c8 d7c8 g1f3 h7h5 f1c4 h5h4 \
+                 e1h1 h4h3 a2a3 h3g2 b2b3 g2f1q g1f1",
+            ),
+            ("4k3/P7/8/8/8/8/7p/4K3 w - - 0 1", "a7a8n h2h1r"),
+        ];
+        for (fen, moves) in games {
+            let mut board = parse_fen(fen, false).unwrap();
+            let mut material = Material::of(&board);
+            for text in moves.split_whitespace() {
+                let mv = crate::rules::legal_moves(&board)
+                    .into_iter()
+                    .find(|m| m.to_string() == text)
+                    .unwrap_or_else(|| panic!("{text} is not legal"));
+                material = material.after(&board, mv);
+                board.play(mv);
+                assert_eq!(material, Material::of(&board), "after {text}");
+            }
+        }
+    }
+
     /// Folds the same result into `table` fifty times, from searches of depth 8.
     fn teach(
         table: &mut CorrectionHistory,
@@ -188,7 +283,7 @@ mod tests {
         searched: i32,
     ) {
         for _ in 0..50 {
-            table.update(board, previous, 8, raw, searched);
+            table.update(board, Material::of(board), previous, 8, raw, searched);
         }
     }
 
@@ -200,13 +295,13 @@ mod tests {
         )
         .unwrap();
         let mut table = CorrectionHistory::new();
-        assert_eq!(table.corrected(&board, None, 10), 10);
+        assert_eq!(corrected(&table, &board, None, 10), 10);
         teach(&mut table, &board, None, 10, 40);
-        let learned = table.corrected(&board, None, 10);
+        let learned = corrected(&table, &board, None, 10);
         assert!((38..=40).contains(&learned), "{learned}");
         teach(&mut table, &board, None, 10, 10_000);
         // Capped: a huge search score moves the correction only up to the limit.
-        let capped = table.corrected(&board, None, 0);
+        let capped = corrected(&table, &board, None, 0);
         assert!(
             (CORRECTION_MAX - 2..=CORRECTION_MAX).contains(&capped),
             "{capped}"
@@ -217,9 +312,9 @@ mod tests {
             false,
         )
         .unwrap();
-        assert_eq!(table.corrected(&black, None, 0), 0);
+        assert_eq!(corrected(&table, &black, None, 0), 0);
         table.clear();
-        assert_eq!(table.corrected(&board, None, 0), 0);
+        assert_eq!(corrected(&table, &board, None, 0), 0);
     }
 
     #[test]
@@ -238,17 +333,17 @@ mod tests {
         });
         let mut table = CorrectionHistory::new();
         teach(&mut table, &learned, knight, 0, 40);
-        let full = table.corrected(&learned, knight, 0);
+        let full = corrected(&table, &learned, knight, 0);
         assert!((38..=40).contains(&full), "{full}");
-        let other_move = table.corrected(&learned, bishop, 0);
-        assert_eq!(other_move, table.corrected(&learned, None, 0));
+        let other_move = corrected(&table, &learned, bishop, 0);
+        assert_eq!(other_move, corrected(&table, &learned, None, 0));
         assert!(other_move < full, "{other_move}");
-        let same_move_only = table.corrected(&elsewhere, knight, 0);
+        let same_move_only = corrected(&table, &elsewhere, knight, 0);
         assert!(
             0 < same_move_only && same_move_only < other_move,
             "{same_move_only}"
         );
-        assert_eq!(table.corrected(&elsewhere, bishop, 0), 0);
+        assert_eq!(corrected(&table, &elsewhere, bishop, 0), 0);
     }
 
     #[test]
@@ -265,10 +360,10 @@ mod tests {
             board("rnbqkb1r/pppp1ppp/5n2/4p3/3PP3/2N5/PPP2PPP/R1BQKBNR w KQkq - 0 3");
         let mut table = CorrectionHistory::new();
         teach(&mut table, &learned, None, 0, 40);
-        let full = table.corrected(&learned, None, 0);
+        let full = corrected(&table, &learned, None, 0);
         assert!((38..=40).contains(&full), "{full}");
-        let material = table.corrected(&only_material, None, 0);
-        for partial in [&other_pawns, &other_pieces].map(|b| table.corrected(b, None, 0)) {
+        let material = corrected(&table, &only_material, None, 0);
+        for partial in [&other_pawns, &other_pieces].map(|b| corrected(&table, b, None, 0)) {
             assert!(
                 0 < material && material < partial && partial < full,
                 "{material} {partial}"

@@ -8,7 +8,7 @@
 //! named functions in `worker/pruning.rs`; the root is `worker/root.rs`, quiescence
 //! `worker/qsearch.rs`.
 
-use super::correction::CorrectionHistory;
+use super::correction::{CorrectionHistory, Material};
 use super::guide::Guide;
 use super::history::{History, PieceTo, PreviousMoves, CONTINUATION_PLIES};
 use super::movepick::ScoredMove;
@@ -41,6 +41,8 @@ struct Frame {
     null: bool,
     /// A move left out of this node's search (the singular-extension test).
     excluded: Option<Move>,
+    /// The material of the node at this ply (the correction history's key).
+    material: Material,
 }
 
 /// Result of one root move at the last completed iteration.
@@ -190,6 +192,7 @@ impl Worker {
         self.contempt = contempt;
         self.stopped = false;
         self.history.clear_killers();
+        self.frames[0].material = Material::of(root);
         self.learned_new_root(root);
     }
 
@@ -246,10 +249,11 @@ impl Worker {
             .any(|distance| self.keys[n - 1 - distance] == key)
     }
 
-    /// Pushes the child's key and remembers the move for continuation history.
+    /// Pushes the child's key and material and remembers the move for continuation history.
     fn push(&mut self, child: &Board, parent: &Board, mv: Move, ply: usize) {
         self.keys.push(repetition_key(child));
         self.learned_move(parent, mv, ply);
+        self.frames[ply + 1].material = self.frames[ply].material.after(parent, mv);
         self.frames[ply].moved = Some(PieceTo {
             piece: parent.piece_on(mv.from).unwrap_or(Piece::Pawn),
             to: mv.to,
@@ -271,9 +275,10 @@ impl Worker {
         }
         let raw = tt_hit.map_or_else(|| self.evaluate(board, ply), |h| h.eval);
         let previous = self.move_back(ply, 1);
+        let material = self.frames[ply].material;
         (
             Some(raw),
-            Some(self.correction.corrected(board, previous, raw)),
+            Some(self.correction.corrected(board, material, previous, raw)),
         )
     }
 

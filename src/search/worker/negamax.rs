@@ -354,7 +354,7 @@ impl Worker {
         // Step 17. Teach the correction history what the search found.
         if let (Some(raw), Some(corrected)) = (raw_eval, static_eval) {
             self.teach_correction(
-                board, prev[0], best_move, best_score, bound, depth, raw, corrected,
+                board, ply, best_move, best_score, bound, depth, raw, corrected,
             );
         }
         best_score

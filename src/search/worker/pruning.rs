@@ -11,7 +11,6 @@ use crate::bound::Bound;
 use crate::eval::insufficient_material;
 use crate::rules::see::see_ge;
 use crate::rules::{has_non_pawn_material, is_quiet, legal_moves, repetition_key, Board, Move};
-use crate::search::history::PieceTo;
 use crate::search::movepick::{MovePicker, OrderContext, ScoredMove};
 use crate::search::params::*;
 use crate::search::tt::TtHit;
@@ -142,6 +141,7 @@ impl Worker {
             + ((eval - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_EVAL_MAX.get());
         self.keys.push(repetition_key(&child));
         self.learned_null_move(ply);
+        self.frames[ply + 1].material = self.frames[ply].material;
         self.frames[ply].moved = None;
         self.frames[ply].null = true;
         let score = -self.negamax(
@@ -359,14 +359,14 @@ impl Worker {
         reduction.min(new_depth - 1).max(0)
     }
 
-    /// Teaches the correction history the result of the node `board`, reached by the
-    /// opponent's move `previous`, when it is a quiet one that says more than the static
-    /// evaluation did (a bound on the wrong side of it says nothing).
+    /// Teaches the correction history the result of the node `board` at `ply`, when it is a
+    /// quiet one that says more than the static evaluation did (a bound on the wrong side of
+    /// it says nothing).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn teach_correction(
         &mut self,
         board: &Board,
-        previous: Option<PieceTo>,
+        ply: usize,
         best_move: Option<Move>,
         best_score: i32,
         bound: Bound,
@@ -381,8 +381,9 @@ impl Worker {
             Bound::Upper => best_score < corrected_eval,
         };
         if quiet_best && informative && !is_mate_score(best_score) {
+            let (material, previous) = (self.frames[ply].material, self.move_back(ply, 1));
             self.correction
-                .update(board, previous, depth, raw_eval, best_score);
+                .update(board, material, previous, depth, raw_eval, best_score);
         }
     }
 }
