@@ -12,7 +12,7 @@
 //! (the residual), so features that explain the same error share it instead of each counting
 //! it in full. Deeper results weigh more.
 
-use crate::rules::{is_capture, is_en_passant, Board, Color, Move, Piece};
+use crate::rules::{is_en_passant, Board, Color, Move, Piece};
 use crate::search::history::PieceTo;
 use crate::search::params::{
     CORRECTION_MATERIAL_WEIGHT, CORRECTION_MAX, CORRECTION_PAWNS_WEIGHT, CORRECTION_PIECES_WEIGHT,
@@ -91,10 +91,13 @@ impl Material {
     pub fn after(self, board: &Board, mv: Move) -> Self {
         let us = board.side_to_move();
         let mut packed = self.0;
-        if is_en_passant(board, mv) {
-            packed = packed.wrapping_sub(Self::one(!us, Piece::Pawn));
-        } else if is_capture(board, mv) {
-            let victim = board.piece_on(mv.to).unwrap_or(Piece::Pawn);
+        // One test for an ordinary capture; en passant, the rare other one, only when it fails.
+        let victim = if board.colors(!us).has(mv.to) {
+            board.piece_on(mv.to)
+        } else {
+            is_en_passant(board, mv).then_some(Piece::Pawn)
+        };
+        if let Some(victim) = victim {
             packed = packed.wrapping_sub(Self::one(!us, victim));
         }
         if let Some(promoted) = mv.promotion {
