@@ -96,8 +96,27 @@ mod avx2 {
     use super::QA;
     use std::arch::x86_64::*;
 
+    /// Dispatches the row counts a move makes (a quiet move or a promotion 1 and 1, a capture
+    /// 1 and 2, castling 2 and 2) to copies of the kernel whose counts are constants: their
+    /// inner loops unroll, where the general copy walks the lists of rows for each 16 lanes.
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn update(dst: &mut [i16], src: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
+        match (adds, subs) {
+            (&[a], &[s]) => update_rows(dst, src, [a], [s]),
+            (&[a], &[s1, s2]) => update_rows(dst, src, [a], [s1, s2]),
+            (&[a1, a2], &[s1, s2]) => update_rows(dst, src, [a1, a2], [s1, s2]),
+            _ => update_rows(dst, src, adds, subs),
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    unsafe fn update_rows<'a>(
+        dst: &mut [i16],
+        src: &[i16],
+        adds: impl AsRef<[&'a [i16]]>,
+        subs: impl AsRef<[&'a [i16]]>,
+    ) {
+        let (adds, subs) = (adds.as_ref(), subs.as_ref());
         for chunk in 0..dst.len() / 16 {
             let at = chunk * 16;
             let mut v = _mm256_loadu_si256(src.as_ptr().add(at).cast());
@@ -143,7 +162,39 @@ mod tests {
         };
         for n in [16, 48, 256] {
             let src = row(n, 600);
-            let (a1, a2, s1, s2) = (row(n, 500), row(n, 500), row(n, 500), row(n, 500));
+            let (a1, a2, a3, s1, s2) = (
+                row(n, 500),
+                row(n, 500),
+                row(n, 500),
+                row(n, 500),
+                row(n, 500),
+            );
+            // The counts a move makes (the AVX2 kernel's copies with constant counts), and a
+            // refresh's (the general copy).
+            type Rows<'a> = &'a [&'a [i16]];
+            let sums: [(Rows, Rows); 4] = [
+                (&[&a1], &[&s1]),
+                (&[&a1], &[&s1, &s2]),
+                (&[&a1, &a2], &[&s1, &s2]),
+                (&[&a1, &a2, &a3], &[]),
+            ];
+            for (adds, subs) in sums {
+                let mut outputs = Vec::new();
+                for kernel in Kernel::available() {
+                    let mut dst = vec![0; n];
+                    kernel.update(&mut dst, &src, adds, subs);
+                    outputs.push(dst);
+                }
+                assert!(outputs.windows(2).all(|w| w[0] == w[1]), "width {n}");
+                let expected: Vec<i16> = (0..n)
+                    .map(|i| {
+                        let added: i16 = adds.iter().map(|a| a[i]).sum();
+                        let taken: i16 = subs.iter().map(|s| s[i]).sum();
+                        src[i] + added - taken
+                    })
+                    .collect();
+                assert_eq!(outputs[0], expected, "width {n}");
+            }
             let weights = row(2 * n, 127);
             let them = row(n, 400);
             let mut results = Vec::new();
@@ -155,7 +206,6 @@ mod tests {
             }
             assert!(results.windows(2).all(|w| w[0] == w[1]), "width {n}");
             let (dst, out) = &results[0];
-            assert_eq!(dst[5], src[5] + a1[5] + a2[5] - s1[5] - s2[5]);
             let expected: i64 = dst
                 .iter()
                 .chain(&them)
