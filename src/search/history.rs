@@ -30,7 +30,16 @@ pub struct PieceTo {
 }
 
 impl PieceTo {
-    /// A dense index of the pair, below 6 · 64.
+    /// How many pairs there are.
+    pub const COUNT: usize = 6 * 64;
+
+    /// The pair of index 0.
+    const FIRST: PieceTo = PieceTo {
+        piece: Piece::Pawn,
+        to: Square::A1,
+    };
+
+    /// A dense index of the pair, below `COUNT`.
     pub fn index(self) -> usize {
         self.piece as usize * 64 + self.to as usize
     }
@@ -52,6 +61,9 @@ impl CaptureKey {
         (self.piece as usize * 64 + self.to as usize) * 6 + self.victim as usize
     }
 }
+
+/// The butterfly entries of one side: four threat patterns, from and to square.
+const BUTTERFLY_SIDE: usize = 4 * 64 * 64;
 
 /// Per-thread ordering statistics.
 pub struct History {
@@ -77,9 +89,9 @@ impl History {
     /// Empty tables.
     pub fn new() -> Self {
         History {
-            butterfly: vec![0; 2 * 4 * 64 * 64],
+            butterfly: vec![0; 2 * BUTTERFLY_SIDE],
             captures: vec![0; 6 * 64 * 6],
-            continuation: vec![0; CONTINUATION_PLIES.len() * 2 * 384 * 384],
+            continuation: vec![0; CONTINUATION_PLIES.len() * 2 * PieceTo::COUNT * PieceTo::COUNT],
             counters: vec![None; 6 * 64],
             killers: [[None; 2]; MAX_PLY + 1],
         }
@@ -102,7 +114,8 @@ impl History {
     /// The continuation entry of the move `this` by `color` after `before`, the move
     /// `CONTINUATION_PLIES[back]` plies earlier.
     fn continuation_index(color: Color, back: usize, before: PieceTo, this: PieceTo) -> usize {
-        ((back * 2 + color as usize) * 384 + before.index()) * 384 + this.index()
+        ((back * 2 + color as usize) * PieceTo::COUNT + before.index()) * PieceTo::COUNT
+            + this.index()
     }
 
     /// The continuation entries of the move `this` by `color` after each of the moves `prev`
@@ -120,8 +133,14 @@ impl History {
     }
 
     fn butterfly_index(color: Color, mv: Move, threats: BitBoard) -> usize {
+        color as usize * BUTTERFLY_SIDE + Self::threatened_from_to(mv, threats)
+    }
+
+    /// The index of `mv` in one side's butterfly table: whether the opponent attacks its
+    /// squares, then from and to.
+    fn threatened_from_to(mv: Move, threats: BitBoard) -> usize {
         let threatened = usize::from(threats.has(mv.from)) * 2 + usize::from(threats.has(mv.to));
-        ((color as usize * 4 + threatened) * 64 + mv.from as usize) * 64 + mv.to as usize
+        (threatened * 64 + mv.from as usize) * 64 + mv.to as usize
     }
 
     /// Ordering score of a quiet move: its history (given `threats`, the squares the opponent
@@ -134,12 +153,28 @@ impl History {
         threats: BitBoard,
         prev: PreviousMoves,
     ) -> i32 {
-        let this = PieceTo { piece, to: mv.to };
-        let mut score = self.butterfly[Self::butterfly_index(color, mv, threats)] as i32;
-        for entry in Self::continuation_entries(color, prev, this) {
-            score += self.continuation[entry] as i32;
+        self.quiet_scorer(color, threats, prev).score(mv, piece)
+    }
+
+    /// The tables that score the quiet moves of `color` at a node where the opponent attacks
+    /// `threats` after the moves `prev`: looked up once for all of the node's moves.
+    pub fn quiet_scorer(
+        &self,
+        color: Color,
+        threats: BitBoard,
+        prev: PreviousMoves,
+    ) -> QuietScorer<'_> {
+        let continuations = std::array::from_fn(|back| {
+            prev[back].map_or(&NO_CONTINUATION[..], |before| {
+                let first = Self::continuation_index(color, back, before, PieceTo::FIRST);
+                &self.continuation[first..first + PieceTo::COUNT]
+            })
+        });
+        QuietScorer {
+            butterfly: &self.butterfly[color as usize * BUTTERFLY_SIDE..][..BUTTERFLY_SIDE],
+            threats,
+            continuations,
         }
-        score
     }
 
     /// Rewards `best` and penalises the quiet moves tried before it at a cut-off in a node
@@ -222,6 +257,33 @@ impl History {
         if let Some(p) = prev {
             self.counters[p.index()] = Some(mv);
         }
+    }
+}
+
+/// The continuation row of a move that does not exist (before the root, after a null move):
+/// it adds nothing.
+static NO_CONTINUATION: [i16; PieceTo::COUNT] = [0; PieceTo::COUNT];
+
+/// Scores the quiet moves of one node (`History::quiet_scorer`): the node's side, threats and
+/// previous moves are looked up once, so that each move costs four reads.
+pub struct QuietScorer<'a> {
+    /// The side to move's butterfly table.
+    butterfly: &'a [i16],
+    threats: BitBoard,
+    /// The continuation row after each previous move, by `PieceTo` index.
+    continuations: [&'a [i16]; CONTINUATION_PLIES.len()],
+}
+
+impl QuietScorer<'_> {
+    /// The ordering score of the quiet move `mv` of `piece`: the sum `History::quiet_score`
+    /// gives.
+    pub fn score(&self, mv: Move, piece: Piece) -> i32 {
+        let this = PieceTo { piece, to: mv.to }.index();
+        let mut score = self.butterfly[History::threatened_from_to(mv, self.threats)] as i32;
+        for row in self.continuations {
+            score += row[this] as i32;
+        }
+        score
     }
 }
 

@@ -69,59 +69,36 @@ pub struct MovePicker {
     threats: Option<BitBoard>,
 }
 
-/// Generates the legal moves of `mode` into `out`.
-fn generate(board: &Board, mode: GenMode, out: &mut Vec<ScoredMove>) {
-    let us = board.side_to_move();
-    let enemy = board.colors(!us);
-    let ep = board.en_passant().map_or(BitBoard::EMPTY, |f| {
-        Square::new(f, Rank::Sixth.relative_to(us)).bitboard()
-    });
-    let promotion_rank = Rank::Eighth.relative_to(us).bitboard();
-    out.clear();
-    board.generate_moves(|mut pm| {
-        if mode == GenMode::Noisy {
-            let mut targets = pm.to & enemy;
-            if pm.piece == Piece::Pawn {
-                targets |= pm.to & (ep | promotion_rank);
-            }
-            pm.to = targets;
-        }
-        for mv in pm {
-            if mode == GenMode::Noisy && mv.promotion.is_some_and(|p| p != Piece::Queen) {
-                continue;
-            }
-            out.push(ScoredMove { mv, score: 0 });
-        }
-        false
-    });
-}
-
 /// The squares the opponent of the side to move attacks in `board`, kept in `cache` so that a
 /// node finds them at most once.
 fn opponent_attacks(cache: &mut Option<BitBoard>, board: &Board) -> BitBoard {
     *cache.get_or_insert_with(|| attacked_by(board, !board.side_to_move()))
 }
 
-/// MVV/LVA score of a capture or promotion: victim value first, then the cheaper attacker.
-fn mvv_lva(board: &Board, mv: Move) -> i32 {
-    let victim = board
-        .piece_on(mv.to)
-        .filter(|_| board.color_on(mv.to) != Some(board.side_to_move()));
+/// MVV/LVA score of a capture or promotion by `piece`, taking `victim` (none for en passant,
+/// which takes a pawn, or a promotion that captures nothing): victim value first, then the
+/// cheaper attacker.
+fn mvv_lva(piece: Piece, mv: Move, victim: Option<Piece>) -> i32 {
     let victim = victim.map_or(if mv.promotion.is_some() { 0 } else { 1 }, |p| p as i32 + 1);
-    let attacker = board.piece_on(mv.from).map_or(0, |p| p as i32);
     let promotion = mv.promotion.map_or(0, |p| p as i32 * 8);
-    victim * 64 + promotion - attacker
+    victim * 64 + promotion - piece as i32
 }
 
-/// The capture-history key of `mv`, if it captures (en passant takes a pawn).
-pub fn capture_key(board: &Board, mv: Move) -> Option<CaptureKey> {
-    if !is_capture(board, mv) {
-        return None;
-    }
-    Some(CaptureKey {
-        piece: board.piece_on(mv.from).unwrap_or(Piece::Pawn),
+/// The capture-history key of the capture `mv` by `piece` of what stands on its target square
+/// (nothing for en passant, which takes a pawn).
+fn capture_key_of(piece: Piece, mv: Move, victim: Option<Piece>) -> CaptureKey {
+    CaptureKey {
+        piece,
         to: mv.to,
-        victim: board.piece_on(mv.to).unwrap_or(Piece::Pawn),
+        victim: victim.unwrap_or(Piece::Pawn),
+    }
+}
+
+/// The capture-history key of `mv`, if it captures.
+pub fn capture_key(board: &Board, mv: Move) -> Option<CaptureKey> {
+    is_capture(board, mv).then(|| {
+        let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
+        capture_key_of(piece, mv, board.piece_on(mv.to))
     })
 }
 
@@ -187,8 +164,7 @@ impl MovePicker {
                     }
                 }
                 Stage::Generate => {
-                    generate(board, self.mode, &mut self.moves);
-                    self.score_all(board, history);
+                    self.generate_and_score(board, history);
                     self.stage = Stage::Pick;
                 }
                 Stage::Pick => {
@@ -214,46 +190,97 @@ impl MovePicker {
         }
     }
 
-    fn score_all(&mut self, board: &Board, history: &History) {
+    /// Generates the legal moves of the picker's mode and scores them, once per picker, in one
+    /// pass: the generator says which piece moves and where it captures, so neither is looked
+    /// up again. Kept out of `next`: inlined there, the generator's set-up (checkers, pins,
+    /// masks) was hoisted to the top of `next` and ran at every pick.
+    #[inline(never)]
+    fn generate_and_score(&mut self, board: &Board, history: &History) {
         let us = board.side_to_move();
+        let enemy = board.colors(!us);
+        let en_passant = board.en_passant().map_or(BitBoard::EMPTY, |f| {
+            Square::new(f, Rank::Sixth.relative_to(us)).bitboard()
+        });
+        let promotion_rank = Rank::Eighth.relative_to(us).bitboard();
         let MovePicker {
+            mode,
             ctx,
             moves,
             threats,
             ..
         } = self;
-        for entry in moves {
-            let mv = entry.mv;
-            entry.score = if is_capture(board, mv) || mv.promotion.is_some() {
-                let order = mvv_lva(board, mv) * ORDER_MVV_LVA_WEIGHT
-                    + capture_key(board, mv).map_or(0, |c| {
-                        history.capture_score(c) / ORDER_CAPTURE_HISTORY_DIVISOR
-                    });
-                if mv.promotion.is_some_and(|p| p != Piece::Queen) {
-                    ORDER_BAD_CAPTURE + order
-                } else if see_ge(board, mv, 0) {
-                    let recapture = if Some(mv.to) == ctx.last_to {
-                        ORDER_RECAPTURE_BONUS
-                    } else {
-                        0
-                    };
-                    ORDER_GOOD_CAPTURE + recapture + order
-                } else {
-                    ORDER_BAD_CAPTURE + order
+        let noisy = *mode == GenMode::Noisy;
+        // Read at the first quiet move, since many nodes have captures only.
+        let mut quiet_scorer = None;
+        moves.clear();
+        board.generate_moves(|mut piece_moves| {
+            let piece = piece_moves.piece;
+            let mut captures = piece_moves.to & enemy;
+            if piece == Piece::Pawn {
+                // A pawn reaches the en-passant square only by taking the pawn beside it.
+                captures |= piece_moves.to & en_passant;
+                if noisy {
+                    piece_moves.to &= captures | promotion_rank;
                 }
-            } else if Some(mv) == ctx.killers[0] {
-                ORDER_KILLER + 1
-            } else if Some(mv) == ctx.killers[1] {
-                ORDER_KILLER
-            } else if Some(mv) == ctx.counter {
-                ORDER_COUNTER_MOVE
-            } else {
-                let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
-                let plan = if ctx.plan.contains(mv) { PLAN_BONUS } else { 0 };
-                let threats = opponent_attacks(threats, board);
-                history.quiet_score(us, mv, piece, threats, ctx.prev) + plan
-            };
-        }
+            } else if noisy {
+                piece_moves.to = captures;
+            }
+            for mv in piece_moves {
+                let score = if captures.has(mv.to) || mv.promotion.is_some() {
+                    if noisy && mv.promotion.is_some_and(|p| p != Piece::Queen) {
+                        continue;
+                    }
+                    let capture = captures.has(mv.to);
+                    capture_score(board, history, ctx, piece, mv, capture)
+                } else if Some(mv) == ctx.killers[0] {
+                    ORDER_KILLER + 1
+                } else if Some(mv) == ctx.killers[1] {
+                    ORDER_KILLER
+                } else if Some(mv) == ctx.counter {
+                    ORDER_COUNTER_MOVE
+                } else {
+                    let scorer = quiet_scorer.get_or_insert_with(|| {
+                        history.quiet_scorer(us, opponent_attacks(threats, board), ctx.prev)
+                    });
+                    let plan = if ctx.plan.contains(mv) { PLAN_BONUS } else { 0 };
+                    scorer.score(mv, piece) + plan
+                };
+                moves.push(ScoredMove { mv, score });
+            }
+            false
+        });
+    }
+}
+
+/// The ordering score of `mv` by `piece`, a capture (`capture`) or a promotion: winning and
+/// even captures and queen promotions by MVV/LVA and capture history, recaptures on the square
+/// the opponent just moved to first; losing captures and underpromotions after the quiet moves.
+fn capture_score(
+    board: &Board,
+    history: &History,
+    ctx: &OrderContext,
+    piece: Piece,
+    mv: Move,
+    capture: bool,
+) -> i32 {
+    let victim = if capture { board.piece_on(mv.to) } else { None };
+    let capture_history = if capture {
+        history.capture_score(capture_key_of(piece, mv, victim)) / ORDER_CAPTURE_HISTORY_DIVISOR
+    } else {
+        0
+    };
+    let order = mvv_lva(piece, mv, victim) * ORDER_MVV_LVA_WEIGHT + capture_history;
+    if mv.promotion.is_some_and(|p| p != Piece::Queen) {
+        ORDER_BAD_CAPTURE + order
+    } else if see_ge(board, mv, 0) {
+        let recapture = if Some(mv.to) == ctx.last_to {
+            ORDER_RECAPTURE_BONUS
+        } else {
+            0
+        };
+        ORDER_GOOD_CAPTURE + recapture + order
+    } else {
+        ORDER_BAD_CAPTURE + order
     }
 }
 
@@ -298,6 +325,38 @@ mod tests {
         );
         assert_eq!(got.len(), sorted.len());
         assert_eq!(got[0], "e2a6");
+    }
+
+    #[test]
+    fn noisy_moves_are_the_captures_and_queen_promotions() {
+        // Underpromotions are left out, capturing or not. En passant (d5xe6), captures that promote (b7xa8, b7xc8), quiet promotions (b7b8),
+        // castling (a king that "takes" its own rook) and ordinary captures.
+        let fens = [
+            "r1n1k3/1P6/8/3Pp3/8/8/8/R3K2R w KQ e6 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 1",
+        ];
+        for fen in fens {
+            let board = parse_fen(fen, false).unwrap();
+            let mut all = order(fen, OrderContext::default(), false);
+            let mut noisy = order(fen, OrderContext::default(), true);
+            let mut legal: Vec<String> =
+                legal_moves(&board).iter().map(|m| m.to_string()).collect();
+            let mut expected: Vec<String> = legal_moves(&board)
+                .into_iter()
+                .filter(|&mv| {
+                    mv.promotion
+                        .map_or(is_capture(&board, mv), |p| p == Piece::Queen)
+                })
+                .map(|mv| mv.to_string())
+                .collect();
+            for list in [&mut all, &mut noisy, &mut legal, &mut expected] {
+                list.sort();
+            }
+            assert_eq!(all, legal, "{fen}");
+            assert_eq!(noisy, expected, "{fen}");
+        }
     }
 
     #[test]
