@@ -10,7 +10,7 @@
 
 use super::correction::{CorrectionHistory, Material};
 use super::guide::Guide;
-use super::history::{History, PieceTo, PreviousMoves, CONTINUATION_PLIES};
+use super::history::{CaptureKey, History, PieceTo, PreviousMoves, CONTINUATION_PLIES};
 use super::movepick::ScoredMove;
 use super::params::*;
 use super::tt::{TranspositionTable, TtHit};
@@ -62,6 +62,14 @@ pub struct RootMove {
     pub nodes: u64,
 }
 
+/// The moves a node has searched without a cut-off: quiet ones with their pieces, captures as
+/// capture history keys them.
+#[derive(Default)]
+struct TriedMoves {
+    quiets: Vec<(Move, Piece)>,
+    captures: Vec<CaptureKey>,
+}
+
 /// Everything one thread needs while searching.
 pub struct Worker {
     /// Thread index; 0 is the main thread, which manages time and reports.
@@ -83,6 +91,9 @@ pub struct Worker {
     move_buffers: Vec<Vec<ScoredMove>>,
     /// Quiet-check storage per ply, for the first ply of quiescence.
     check_buffers: Vec<Vec<Move>>,
+    /// Storage per ply for the moves a node has searched without a cut-off, which the
+    /// history penalises at a cut-off.
+    tried_buffers: Vec<TriedMoves>,
     lmr: Vec<[i32; 64]>,
     contempt: i32,
     root_depth: i32,
@@ -153,6 +164,7 @@ impl Worker {
                 .collect(),
             move_buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
             check_buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
+            tried_buffers: (0..MAX_PLY + 2).map(|_| TriedMoves::default()).collect(),
             lmr: lmr_table(),
             contempt: 0,
             root_depth: 0,

@@ -10,7 +10,7 @@ use super::tablebase::TablebaseAnswer;
 use super::{Shared, Worker};
 use crate::bound::Bound;
 use crate::rules::see::see_ge;
-use crate::rules::{is_capture, Board, CheckSquares, Move, Piece};
+use crate::rules::{is_capture, Board, CheckSquares, Piece};
 use crate::search::guide::PlanMoves;
 use crate::search::movepick::{capture_key, MovePicker, OrderContext};
 use crate::search::params::{CHECK_EXTENSION_PLY_FACTOR, GUIDE_PLIES, IIR_MIN_DEPTH};
@@ -159,8 +159,11 @@ impl Worker {
         let mut best_score = tb_floor;
         let mut best_move = None;
         let mut moves_searched = 0;
-        let mut quiets_tried: Vec<(Move, Piece)> = Vec::new();
-        let mut captures_tried = Vec::new();
+        // Storage lent by the ply, so that a node allocates nothing (a search nested at the same
+        // ply, the singular test's, finds it lent and allocates its own).
+        let mut tried = std::mem::take(&mut self.tried_buffers[ply]);
+        tried.quiets.clear();
+        tried.captures.clear();
         let original_alpha = alpha;
         let us = board.side_to_move();
         // Moves are pruned only away from the PV and out of check.
@@ -298,7 +301,7 @@ impl Worker {
                             self.history.update_quiets(
                                 us,
                                 (mv, piece),
-                                &quiets_tried,
+                                &tried.quiets,
                                 picker.threats(board),
                                 prev,
                                 depth,
@@ -306,19 +309,20 @@ impl Worker {
                         }
                         let best_capture = capture_key(board, mv);
                         self.history
-                            .update_captures(best_capture, &captures_tried, depth);
+                            .update_captures(best_capture, &tried.captures, depth);
                         break;
                     }
                 }
             }
             if quiet {
-                quiets_tried.push((mv, piece));
+                tried.quiets.push((mv, piece));
             } else if let Some(capture) = capture_key(board, mv) {
-                captures_tried.push(capture);
+                tried.captures.push(capture);
             }
         }
 
         self.move_buffers[ply] = picker.into_buffer();
+        self.tried_buffers[ply] = tried;
 
         // Step 15. No legal move: mated here, scored −MATE + ply (the nearer the root, the lower
         // for the mated side), or stalemate. Pruning skips moves only after one has been
