@@ -226,11 +226,11 @@ impl MovePicker {
                 piece_moves.to = captures;
             }
             for mv in piece_moves {
-                let score = if captures.has(mv.to) || mv.promotion.is_some() {
+                let capture = captures.has(mv.to);
+                let score = if capture || mv.promotion.is_some() {
                     if noisy && mv.promotion.is_some_and(|p| p != Piece::Queen) {
                         continue;
                     }
-                    let capture = captures.has(mv.to);
                     capture_score(board, history, ctx, piece, mv, capture)
                 } else if Some(mv) == ctx.killers[0] {
                     ORDER_KILLER + 1
