@@ -1,5 +1,6 @@
 //! The developers' scripts that have no command of their own in `tropa`:
 //! `scripts/bench_compare.py` (two binaries' `tropa bench` speed, run alternately),
+//! `scripts/profile_lines.py` (a callgrind profile of one function by line and instruction),
 //! `scripts/time_safety.py` (time forfeits at very short controls),
 //! `scripts/combination_set.py` (the combination set's builder) and `scripts/epd_halves.py`
 //! (the tuning and validation halves of a set), each on the real binary where a test can afford
@@ -288,5 +289,66 @@ fn epd_halves_writes_each_records_half_once_and_checks_it() {
     std::fs::write(&set, "not an epd\n").unwrap();
     let (ok, out) = common::script("epd_halves.py", &[path]);
     assert!(!ok && out.contains(":1: not an EPD record"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn profile_lines_sums_a_functions_own_instructions_by_line() {
+    let dir = common::temp_dir("tool-scripts", "profile-lines");
+    // A callgrind profile with instruction addresses: positions written absolute, relative
+    // and repeated; a call's inclusive cost, which is not the function's own; another function
+    // at the same addresses' neighbour, which the pattern leaves out.
+    let profile = dir.join("cg.out");
+    std::fs::write(
+        &profile,
+        "version: 1\npositions: instr line\nevents: Ir\n\
+         fn=(1) hot::function\n0x1000 10 5\n+4 * 7\n+4 11 3\n\
+         cfn=(2) callee\ncalls=1 0x2000 20\n* * 1000\n+2 12 2\n\
+         fn=(2)\n0x2000 20 9\nfn=(3) other\n0x1008 30 100\n",
+    )
+    .unwrap();
+    let objdump = dir.join("objdump");
+    std::fs::write(
+        &objdump,
+        "#!/bin/sh\ncat <<'END'\n/src/a.rs:10\n    1000:\tmov a\n    1004:\tadd b\n\
+         /src/b.rs:11 (discriminator 2)\n    1008:\tcall x\n    100a:\tret\nEND\n",
+    )
+    .unwrap();
+    let mut permissions = std::fs::metadata(&objdump).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&objdump, permissions).unwrap();
+    let args = |profile: &Path| {
+        vec![
+            profile.to_str().unwrap().to_string(),
+            "binary".into(),
+            "^hot::".into(),
+            "--objdump".into(),
+            objdump.to_str().unwrap().to_string(),
+        ]
+    };
+
+    let (ok, out) = common::script("profile_lines.py", &args(&profile));
+    assert!(ok, "{out}");
+    assert!(out.starts_with("17 instructions run"), "{out}");
+    let line = |source: &str| out.lines().find(|l| l.ends_with(source)).map(str::trim);
+    assert_eq!(
+        line("src/a.rs:10"),
+        Some("12  70.6 %  src/a.rs:10"),
+        "{out}"
+    );
+    assert_eq!(line("src/b.rs:11"), Some("5  29.4 %  src/b.rs:11"), "{out}");
+    assert!(out.contains("7  1004  src/a.rs:10"), "{out}");
+
+    let plain = dir.join("plain.out");
+    std::fs::write(
+        &plain,
+        "version: 1\nevents: Ir\nfn=(1) hot::function\n16 5\n",
+    )
+    .unwrap();
+    let (ok, out) = common::script("profile_lines.py", &args(&plain));
+    assert!(
+        !ok && out.contains("error: ") && out.contains("--dump-instr=yes"),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
