@@ -20,6 +20,7 @@ counts), not those of the functions it calls.
 
 import argparse
 import collections
+import os
 import re
 import subprocess
 import sys
@@ -41,29 +42,47 @@ def step(token, previous):
 
 
 def instruction_costs(path, pattern):
-    """Exclusive cost of each instruction address of the functions whose name matches
-    `pattern`, from a callgrind output file made with `--dump-instr=yes`."""
+    """Exclusive cost of each instruction address of the profiled program's functions whose
+    name matches `pattern`, from a callgrind output file made with `--dump-instr=yes` (a
+    library's addresses are of another space, so its functions are left out)."""
     names = {}
     costs = collections.Counter()
     fields = None
     current = ""
+    program = None
+    objects = {}
+    current_object = ""
     position = [0, 0]
     call_cost_next = False
-    matcher = re.compile(pattern)
+    try:
+        matcher = re.compile(pattern)
+    except re.error as err:
+        fail(f"bad pattern {pattern!r}: {err}")
     try:
         lines = open(path, encoding="utf-8", errors="replace")
     except OSError as err:
         fail(f"cannot read {path}: {err.strerror}")
     with lines:
-        for line in lines:
+        for number, line in enumerate(lines, 1):
             line = line.rstrip("\n")
+            if line.startswith("cmd:") and line.split()[1:]:
+                program = os.path.basename(line.split()[1])
+                continue
             if line.startswith("positions:"):
                 fields = line.split(":", 1)[1].split()
                 if not fields or fields[0] != "instr":
                     fail(f"{path} has no instruction addresses: profile with --dump-instr=yes")
                 continue
-            if line.startswith(("fn=", "cfn=")):
-                m = re.match(r"c?fn=\((\d+)\)(?: (.*))?$", line)
+            if line.startswith(("ob=", "cob=")):
+                m = re.match(r"c?ob=\((\d+)\)(?: (.*))?$", line)
+                if m and m.group(2):
+                    objects[m.group(1)] = m.group(2)
+                if line.startswith("ob="):
+                    current_object = objects.get(m.group(1), "") if m else line[3:]
+                continue
+            if line.startswith(("fn=", "cfn=", "jfn=")):
+                # The three share one table of compressed names.
+                m = re.match(r"[cj]?fn=\((\d+)\)(?: (.*))?$", line)
                 if m and m.group(2):
                     names[m.group(1)] = m.group(2)
                 if line.startswith("fn="):
@@ -77,14 +96,18 @@ def instruction_costs(path, pattern):
             if fields is None:
                 fail(f"{path} has no instruction addresses: profile with --dump-instr=yes")
             parts = line.split()
-            for i in range(min(len(fields), 2, len(parts))):
-                position[i] = step(parts[i], position[i])
-            if call_cost_next:
-                # The inclusive cost of a call, not this function's own.
-                call_cost_next = False
-                continue
-            if len(parts) > len(fields) and matcher.search(current):
-                costs[position[0]] += int(parts[len(fields)])
+            try:
+                for i in range(min(len(fields), 2, len(parts))):
+                    position[i] = step(parts[i], position[i])
+                if call_cost_next:
+                    # The inclusive cost of a call, not this function's own.
+                    call_cost_next = False
+                    continue
+                ours = program is None or os.path.basename(current_object) == program
+                if ours and len(parts) > len(fields) and matcher.search(current):
+                    costs[position[0]] += int(parts[len(fields)])
+            except ValueError:
+                fail(f"{path}:{number}: not a cost line: {line}")
     return costs
 
 
@@ -95,15 +118,15 @@ def disassembly(objdump, binary, first, last):
                f"--start-address={first:#x}", f"--stop-address={last + 1:#x}", binary]
     try:
         out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-    except FileNotFoundError:
-        fail(f"{objdump} not found (binutils)")
+    except OSError as err:
+        fail(f"cannot run {objdump} (binutils): {err.strerror}")
     except subprocess.CalledProcessError as err:
         fail(f"{objdump} failed on {binary}: {err.stderr.strip()}")
     source = "?"
     rows = []
     for line in out.splitlines():
         if line.startswith("/") and re.search(r":\d+", line):
-            source = "/".join(line.split(" ")[0].split("/")[-2:])
+            source = "/".join(line.split(" ")[0].split("/")[-3:])
             continue
         m = re.match(r"\s*([0-9a-f]+):\s+(.*)$", line)
         if m:
@@ -121,7 +144,8 @@ def main():
     args = parser.parse_args()
     costs = instruction_costs(args.profile, args.function)
     if not costs:
-        fail(f"no instruction of a function matching {args.function!r} in {args.profile}")
+        fail(f"no instruction of the profiled program's functions matching {args.function!r} "
+             f"in {args.profile}")
     rows = disassembly(args.objdump, args.binary, min(costs), max(costs))
     if not rows:
         fail(f"{args.binary} has no instructions at {min(costs):#x}..{max(costs):#x}")
@@ -132,6 +156,8 @@ def main():
     print(f"{total:,} instructions run in functions matching {args.function!r}")
     print("\nby source line:")
     for source, cost in by_line.most_common(args.top):
+        if cost == 0:
+            break
         print(f"{cost:>15,} {100 * cost / total:5.1f} %  {source}")
     print("\nby instruction:")
     hottest = sorted(rows, key=lambda row: -costs.get(row[0], 0))[: args.top]

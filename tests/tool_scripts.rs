@@ -296,59 +296,69 @@ fn epd_halves_writes_each_records_half_once_and_checks_it() {
 fn profile_lines_sums_a_functions_own_instructions_by_line() {
     let dir = common::temp_dir("tool-scripts", "profile-lines");
     // A callgrind profile with instruction addresses: positions written absolute, relative
-    // and repeated; a call's inclusive cost, which is not the function's own; another function
-    // at the same addresses' neighbour, which the pattern leaves out.
+    // and repeated; a call's inclusive cost, which is not the function's own; a function the
+    // pattern does not match, and one it matches in a library: both left out.
     let profile = dir.join("cg.out");
     std::fs::write(
         &profile,
-        "version: 1\npositions: instr line\nevents: Ir\n\
+        "version: 1\ncmd:  ./binary bench\npositions: instr line\nevents: Ir\n\
+         ob=(1) /somewhere/binary\n\
          fn=(1) hot::function\n0x1000 10 5\n+4 * 7\n+4 11 3\n\
          cfn=(2) callee\ncalls=1 0x2000 20\n* * 1000\n+2 12 2\n\
-         fn=(2)\n0x2000 20 9\nfn=(3) other\n0x1008 30 100\n",
+         fn=(2)\n0x2000 20 9\nfn=(3) other\n0x1008 30 100\n\
+         ob=(2) /lib/libc.so.6\nfn=(4) hot::in_a_library\n0x1004 40 50\n",
     )
     .unwrap();
     let objdump = dir.join("objdump");
     std::fs::write(
         &objdump,
-        "#!/bin/sh\ncat <<'END'\n/src/a.rs:10\n    1000:\tmov a\n    1004:\tadd b\n\
-         /src/b.rs:11 (discriminator 2)\n    1008:\tcall x\n    100a:\tret\nEND\n",
+        "#!/bin/sh\ncat <<'END'\n/work/src/a.rs:10\n    1000:\tmov a\n    1004:\tadd b\n\
+         /work/src/b.rs:11 (discriminator 2)\n    1008:\tcall x\n    100a:\tret\nEND\n",
     )
     .unwrap();
     let mut permissions = std::fs::metadata(&objdump).unwrap().permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
     std::fs::set_permissions(&objdump, permissions).unwrap();
-    let args = |profile: &Path| {
+    let args = |profile: &Path, pattern: &str| {
         vec![
             profile.to_str().unwrap().to_string(),
             "binary".into(),
-            "^hot::".into(),
+            pattern.into(),
             "--objdump".into(),
             objdump.to_str().unwrap().to_string(),
         ]
     };
 
-    let (ok, out) = common::script("profile_lines.py", &args(&profile));
+    let (ok, out) = common::script("profile_lines.py", &args(&profile, "^hot::"));
     assert!(ok, "{out}");
     assert!(out.starts_with("17 instructions run"), "{out}");
     let line = |source: &str| out.lines().find(|l| l.ends_with(source)).map(str::trim);
-    assert_eq!(
-        line("src/a.rs:10"),
-        Some("12  70.6 %  src/a.rs:10"),
-        "{out}"
-    );
-    assert_eq!(line("src/b.rs:11"), Some("5  29.4 %  src/b.rs:11"), "{out}");
-    assert!(out.contains("7  1004  src/a.rs:10"), "{out}");
+    let (a, b) = ("work/src/a.rs:10", "work/src/b.rs:11");
+    assert_eq!(line(a), Some(format!("12  70.6 %  {a}").as_str()), "{out}");
+    assert_eq!(line(b), Some(format!("5  29.4 %  {b}").as_str()), "{out}");
+    assert!(out.contains(&format!("7  1004  {a}")), "{out}");
 
+    // Bad input: a profile without instruction addresses, a cost that is not a number, a
+    // pattern that is not a regular expression.
     let plain = dir.join("plain.out");
+    std::fs::write(&plain, "version: 1\nfn=(1) hot::function\n16 5\n").unwrap();
+    let broken = dir.join("broken.out");
     std::fs::write(
-        &plain,
-        "version: 1\nevents: Ir\nfn=(1) hot::function\n16 5\n",
+        &broken,
+        "positions: instr line\nfn=(1) hot::f\n0x10 1 many\n",
     )
     .unwrap();
-    let (ok, out) = common::script("profile_lines.py", &args(&plain));
-    assert!(
-        !ok && out.contains("error: ") && out.contains("--dump-instr=yes"),
-        "{out}"
-    );
+    for (profile, pattern, message) in [
+        (&plain, "^hot::", "--dump-instr=yes"),
+        (&broken, "^hot::", "broken.out:3: not a cost line"),
+        (&profile, "(", "bad pattern"),
+    ] {
+        let (ok, out) = common::script("profile_lines.py", &args(profile, pattern));
+        assert!(
+            !ok && out.contains("error: ") && out.contains(message),
+            "{out}"
+        );
+        assert!(!out.contains("Traceback"), "{out}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -143,19 +143,6 @@ impl History {
         (threatened * 64 + mv.from as usize) * 64 + mv.to as usize
     }
 
-    /// Ordering score of a quiet move: its history (given `threats`, the squares the opponent
-    /// attacks) plus its continuation histories after the moves of `prev`.
-    pub fn quiet_score(
-        &self,
-        color: Color,
-        mv: Move,
-        piece: Piece,
-        threats: BitBoard,
-        prev: PreviousMoves,
-    ) -> i32 {
-        self.quiet_scorer(color, threats, prev).score(mv, piece)
-    }
-
     /// The tables that score the quiet moves of `color` at a node where the opponent attacks
     /// `threats` after the moves `prev`: looked up once for all of the node's moves.
     pub fn quiet_scorer(
@@ -269,14 +256,15 @@ static NO_CONTINUATION: [i16; PieceTo::COUNT] = [0; PieceTo::COUNT];
 pub struct QuietScorer<'a> {
     /// The side to move's butterfly table.
     butterfly: &'a [i16],
+    /// The squares the opponent attacks (a move out of or into an attack learns apart).
     threats: BitBoard,
     /// The continuation row after each previous move, by `PieceTo` index.
     continuations: [&'a [i16]; CONTINUATION_PLIES.len()],
 }
 
 impl QuietScorer<'_> {
-    /// The ordering score of the quiet move `mv` of `piece`: the sum `History::quiet_score`
-    /// gives.
+    /// The ordering score of the quiet move `mv` of `piece`: its history (given the squares
+    /// the opponent attacks) plus its continuation histories after the node's previous moves.
     pub fn score(&self, mv: Move, piece: Piece) -> i32 {
         let this = PieceTo { piece, to: mv.to }.index();
         let mut score = self.butterfly[History::threatened_from_to(mv, self.threats)] as i32;
@@ -312,7 +300,10 @@ mod tests {
                 10,
             );
         }
-        let score = |mv| h.quiet_score(Color::White, mv, Piece::Knight, BitBoard::EMPTY, [None; 3]);
+        let score = |mv| {
+            h.quiet_scorer(Color::White, BitBoard::EMPTY, [None; 3])
+                .score(mv, Piece::Knight)
+        };
         let (g, b) = (score(good), score(bad));
         assert!(
             g > 0 && g <= HISTORY_MAX && (-HISTORY_MAX..0).contains(&b),
@@ -333,7 +324,10 @@ mod tests {
             [None; 3],
             8,
         );
-        let score = |threats| h.quiet_score(Color::White, mv, Piece::Knight, threats, [None; 3]);
+        let score = |threats| {
+            h.quiet_scorer(Color::White, threats, [None; 3])
+                .score(mv, Piece::Knight)
+        };
         assert!(score(attacked) > 0);
         assert_eq!(score(BitBoard::EMPTY), 0);
         assert_eq!(score(Square::G1.bitboard()), 0);
@@ -358,8 +352,10 @@ mod tests {
         );
         // The continuation part alone: the score less the same move's score after no move.
         let score = |color, prev| {
-            h.quiet_score(color, mv, Piece::Knight, BitBoard::EMPTY, prev)
-                - h.quiet_score(color, mv, Piece::Knight, BitBoard::EMPTY, [None; 3])
+            h.quiet_scorer(color, BitBoard::EMPTY, prev)
+                .score(mv, Piece::Knight)
+                - h.quiet_scorer(color, BitBoard::EMPTY, [None; 3])
+                    .score(mv, Piece::Knight)
         };
         assert!(score(Color::White, one_back) > 0);
         assert_eq!(score(Color::White, [None, Some(before), None]), 0);

@@ -231,7 +231,7 @@ impl MovePicker {
                     if noisy && mv.promotion.is_some_and(|p| p != Piece::Queen) {
                         continue;
                     }
-                    capture_score(board, history, ctx, piece, mv, capture)
+                    noisy_order(board, history, ctx, piece, mv, capture)
                 } else if Some(mv) == ctx.killers[0] {
                     ORDER_KILLER + 1
                 } else if Some(mv) == ctx.killers[1] {
@@ -255,7 +255,7 @@ impl MovePicker {
 /// The ordering score of `mv` by `piece`, a capture (`capture`) or a promotion: winning and
 /// even captures and queen promotions by MVV/LVA and capture history, recaptures on the square
 /// the opponent just moved to first; losing captures and underpromotions after the quiet moves.
-fn capture_score(
+fn noisy_order(
     board: &Board,
     history: &History,
     ctx: &OrderContext,
@@ -329,8 +329,9 @@ mod tests {
 
     #[test]
     fn noisy_moves_are_the_captures_and_queen_promotions() {
-        // Underpromotions are left out, capturing or not. En passant (d5xe6), captures that promote (b7xa8, b7xc8), quiet promotions (b7b8),
-        // castling (a king that "takes" its own rook) and ordinary captures.
+        // Underpromotions are left out, capturing or not. En passant (d5xe6, d5xc6), captures
+        // that promote (b7xa8, b7xc8), quiet promotions (b7b8), castling (a king that "takes"
+        // its own rook) and ordinary captures.
         let fens = [
             "r1n1k3/1P6/8/3Pp3/8/8/8/R3K2R w KQ e6 0 1",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
