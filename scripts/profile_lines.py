@@ -41,6 +41,18 @@ def step(token, previous):
     return int(token, 0)
 
 
+def compressed_name(line, table):
+    """The name a `key=(id) name` or `key=(id)` line stands for (callgrind's name compression),
+    recording a definition in `table`; a line without an id names itself."""
+    value = line.split("=", 1)[1]
+    m = re.match(r"\((\d+)\)(?: (.*))?$", value)
+    if not m:
+        return value
+    if m.group(2):
+        table[m.group(1)] = m.group(2)
+    return table.get(m.group(1), "")
+
+
 def instruction_costs(path, pattern):
     """Exclusive cost of each instruction address of the profiled program's functions whose
     name matches `pattern`, from a callgrind output file made with `--dump-instr=yes` (a
@@ -62,6 +74,7 @@ def instruction_costs(path, pattern):
         lines = open(path, encoding="utf-8", errors="replace")
     except OSError as err:
         fail(f"cannot read {path}: {err.strerror}")
+    no_addresses = f"{path} has no instruction addresses: profile with --dump-instr=yes"
     with lines:
         for number, line in enumerate(lines, 1):
             line = line.rstrip("\n")
@@ -71,22 +84,18 @@ def instruction_costs(path, pattern):
             if line.startswith("positions:"):
                 fields = line.split(":", 1)[1].split()
                 if not fields or fields[0] != "instr":
-                    fail(f"{path} has no instruction addresses: profile with --dump-instr=yes")
+                    fail(no_addresses)
                 continue
             if line.startswith(("ob=", "cob=")):
-                m = re.match(r"c?ob=\((\d+)\)(?: (.*))?$", line)
-                if m and m.group(2):
-                    objects[m.group(1)] = m.group(2)
+                name = compressed_name(line, objects)
                 if line.startswith("ob="):
-                    current_object = objects.get(m.group(1), "") if m else line[3:]
+                    current_object = name
                 continue
             if line.startswith(("fn=", "cfn=", "jfn=")):
                 # The three share one table of compressed names.
-                m = re.match(r"[cj]?fn=\((\d+)\)(?: (.*))?$", line)
-                if m and m.group(2):
-                    names[m.group(1)] = m.group(2)
+                name = compressed_name(line, names)
                 if line.startswith("fn="):
-                    current = names.get(m.group(1), "") if m else line[3:]
+                    current = name
                 continue
             if line.startswith("calls="):
                 call_cost_next = True
@@ -94,7 +103,7 @@ def instruction_costs(path, pattern):
             if not line or line[0] not in "0123456789+-*":
                 continue
             if fields is None:
-                fail(f"{path} has no instruction addresses: profile with --dump-instr=yes")
+                fail(no_addresses)
             parts = line.split()
             try:
                 for i in range(min(len(fields), 2, len(parts))):

@@ -57,6 +57,16 @@ pub struct CaptureKey {
 }
 
 impl CaptureKey {
+    /// The key of the capture `mv` by `piece` of `victim`, what stands on its target square
+    /// (nothing for en passant, which takes a pawn).
+    pub fn new(piece: Piece, mv: Move, victim: Option<Piece>) -> CaptureKey {
+        CaptureKey {
+            piece,
+            to: mv.to,
+            victim: victim.unwrap_or(Piece::Pawn),
+        }
+    }
+
     fn index(self) -> usize {
         (self.piece as usize * 64 + self.to as usize) * 6 + self.victim as usize
     }

@@ -84,24 +84,6 @@ fn mvv_lva(piece: Piece, mv: Move, victim: Option<Piece>) -> i32 {
     victim * 64 + promotion - piece as i32
 }
 
-/// The capture-history key of the capture `mv` by `piece` of what stands on its target square
-/// (nothing for en passant, which takes a pawn).
-fn capture_key_of(piece: Piece, mv: Move, victim: Option<Piece>) -> CaptureKey {
-    CaptureKey {
-        piece,
-        to: mv.to,
-        victim: victim.unwrap_or(Piece::Pawn),
-    }
-}
-
-/// The capture-history key of `mv`, if it captures.
-pub fn capture_key(board: &Board, mv: Move) -> Option<CaptureKey> {
-    is_capture(board, mv).then(|| {
-        let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
-        capture_key_of(piece, mv, board.piece_on(mv.to))
-    })
-}
-
 impl MovePicker {
     /// A picker over all legal moves (main search). `buffer` is reused storage for the move
     /// list (its contents are discarded); get it back with `into_buffer`.
@@ -265,7 +247,7 @@ fn noisy_order(
 ) -> i32 {
     let victim = if capture { board.piece_on(mv.to) } else { None };
     let capture_history = if capture {
-        history.capture_score(capture_key_of(piece, mv, victim)) / ORDER_CAPTURE_HISTORY_DIVISOR
+        history.capture_score(CaptureKey::new(piece, mv, victim)) / ORDER_CAPTURE_HISTORY_DIVISOR
     } else {
         0
     };

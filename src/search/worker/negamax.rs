@@ -12,7 +12,8 @@ use crate::bound::Bound;
 use crate::rules::see::see_ge;
 use crate::rules::{is_capture, Board, CheckSquares, Piece};
 use crate::search::guide::PlanMoves;
-use crate::search::movepick::{capture_key, MovePicker, OrderContext};
+use crate::search::history::CaptureKey;
+use crate::search::movepick::{MovePicker, OrderContext};
 use crate::search::params::{CHECK_EXTENSION_PLY_FACTOR, GUIDE_PLIES, IIR_MIN_DEPTH};
 use crate::search::tt::MATE_BOUND;
 use crate::search::{INFINITY, MATE, MAX_PLY};
@@ -281,6 +282,7 @@ impl Worker {
             if self.stopped {
                 return 0;
             }
+            let capture_key = capture.then(|| CaptureKey::new(piece, mv, board.piece_on(mv.to)));
 
             if score > best_score {
                 best_score = score;
@@ -307,17 +309,16 @@ impl Worker {
                                 depth,
                             );
                         }
-                        let best_capture = capture_key(board, mv);
                         self.history
-                            .update_captures(best_capture, &tried.captures, depth);
+                            .update_captures(capture_key, &tried.captures, depth);
                         break;
                     }
                 }
             }
             if quiet {
                 tried.quiets.push((mv, piece));
-            } else if let Some(capture) = capture_key(board, mv) {
-                tried.captures.push(capture);
+            } else if let Some(key) = capture_key {
+                tried.captures.push(key);
             }
         }
 
