@@ -1,10 +1,11 @@
 //! The default net, embedded in the binary.
 //!
-//! Design note: `default.nnue` is net 12, the 768→256×2→1 net with eight output buckets whose
+//! Design note: `default.nnue` is net 16, the 768→256×2→1 net with eight output buckets whose
 //! training docs/learned-evaluation.md describes (its manifest, `default.json` beside it, names
 //! the data it learned from): trained with every position also mirrored between the a- and
-//! h-files, its output layer's rounding fitted to data as it was written (`--refine-every 5`),
-//! then written with scale 273 so that its scores are on the hand-crafted scale. Its bytes go
+//! h-files and the game's result weighted 0.1 in its target, its output layer's rounding fitted
+//! to data as it was written (`--refine-every 5`), then written with scale 308 so that its
+//! scores are on the hand-crafted scale. Its bytes go
 //! through the same checked `Network::from_bytes` as a file, once, on first use; a test checks
 //! that they parse, so the `expect` below cannot fire in a tested build.
 
