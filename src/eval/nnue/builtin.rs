@@ -5,9 +5,9 @@
 //! the data it learned from): trained with every position also mirrored between the a- and
 //! h-files and the game's result weighted 0.1 in its target, its output layer's rounding fitted
 //! to data as it was written (`--refine-every 5`), then written with scale 308 so that its
-//! scores are on the hand-crafted scale. Its bytes go
-//! through the same checked `Network::from_bytes` as a file, once, on first use; a test checks
-//! that they parse, so the `expect` below cannot fire in a tested build.
+//! scores are on the hand-crafted scale. Its bytes go through the same checked
+//! `Network::from_bytes` as a file, once, on first use; a test checks that they parse, so the
+//! `expect` below cannot fire in a tested build.
 
 use super::Network;
 use std::sync::{Arc, OnceLock};
